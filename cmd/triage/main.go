@@ -1,0 +1,54 @@
+// Command triage builds repair-tree corpora, evaluates search policies on
+// them, and runs the learned priority model. See `triage --help`.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the job failed
+	exitUsage   = 2 // bad usage or bad input
+)
+
+func main() {
+	// The sandbox re-executes this binary as its isolated child; that path
+	// must not build the CLI or touch flags.
+	if runChildIfRequested() {
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newCLI().ExecuteContext(ctx)
+	stop()
+	os.Exit(exitCode(err))
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(os.Stderr, "triage:", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// usageError marks bad usage or bad input: exit code 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// badInput wraps err (or formats a new one) as a usage error.
+func badInput(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
