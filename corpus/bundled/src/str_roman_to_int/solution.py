@@ -1,0 +1,11 @@
+def roman_to_int(s):
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+    total = 0
+    n = len(s)
+    for i in range(n):
+        v = values[s[i]]
+        if i + 1 < n and v < values[s[i + 1]]:
+            total -= v
+        else:
+            total += v
+    return total
