@@ -1,0 +1,409 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"triage/corpus"
+)
+
+// reply is one scripted answer of the fake server.
+type reply struct {
+	status     int
+	retryAfter string
+	delay      time.Duration
+	content    []string // one per choice
+	rawBody    string   // sent verbatim when set
+	noUsage    bool
+}
+
+// fakeServer speaks the /v1/chat/completions and /v1/models protocol of
+// OpenAI-compatible servers, answering from a script (the last reply repeats).
+type fakeServer struct {
+	t        *testing.T
+	mu       sync.Mutex
+	script   []reply
+	requests []map[string]any
+	inFlight atomic.Int32
+	maxSeen  atomic.Int32
+}
+
+func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"object":"list","data":[{"id":"qwen3-test","object":"model","owned_by":"me"}]}`)
+		return
+	case r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions":
+		http.NotFound(w, r)
+		return
+	}
+	if auth := r.Header.Get("Authorization"); auth != "Bearer sk-test" {
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, `{"error":{"message":"bad key","type":"invalid_request_error"}}`)
+		return
+	}
+	n := f.inFlight.Add(1)
+	defer f.inFlight.Add(-1)
+	for {
+		m := f.maxSeen.Load()
+		if n <= m || f.maxSeen.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	var req map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	f.requests = append(f.requests, req)
+	rep := f.script[0]
+	if len(f.script) > 1 {
+		f.script = f.script[1:]
+	}
+	f.mu.Unlock()
+	if rep.delay > 0 {
+		select {
+		case <-time.After(rep.delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if rep.retryAfter != "" {
+		w.Header().Set("Retry-After", rep.retryAfter)
+	}
+	if rep.status != 0 && rep.status != http.StatusOK {
+		w.WriteHeader(rep.status)
+		fmt.Fprintf(w, `{"error":{"message":"status %d","type":"server_error","code":null}}`, rep.status)
+		return
+	}
+	if rep.rawBody != "" {
+		fmt.Fprint(w, rep.rawBody)
+		return
+	}
+	var choices []map[string]any
+	for i, c := range rep.content {
+		choices = append(choices, map[string]any{"index": i, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": c}})
+	}
+	resp := map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": req["model"], "choices": choices}
+	if !rep.noUsage {
+		resp["usage"] = map[string]any{"prompt_tokens": 100, "completion_tokens": 42, "total_tokens": 142}
+	}
+	json.NewEncoder(w).Encode(resp)
+}
+
+func newTestProposer(t *testing.T, opts Options, script ...reply) (*Proposer, *fakeServer, *[]time.Duration) {
+	t.Helper()
+	fs := &fakeServer{t: t, script: script}
+	srv := httptest.NewServer(fs)
+	t.Cleanup(srv.Close)
+	opts.BaseURL = srv.URL + "/v1"
+	opts.Model = "qwen3-test"
+	opts.APIKey = "sk-test"
+	p, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waits []time.Duration
+	var mu sync.Mutex
+	p.sleep = func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		return ctx.Err()
+	}
+	return p, fs, &waits
+}
+
+var goodProposal = "Here is my analysis.\n```json\n" +
+	`{"diagnosis": "test_edge expects 3 but got 2: the loop stops early", "edits": [` +
+	`{"line": 7, "change": "change ` + "`i < n`" + ` to ` + "`i <= n`" + `", "reason": "test_edge expects 3 but got 2"},` +
+	`{"line": "9", "change": "return total + 1", "reason": "off by one"},` +
+	`{"line": null, "change": "", "reason": "empty edits are dropped"},` +
+	`{"change": "initialize total to 1", "reason": "guess"}]}` + "\n```"
+
+var req = corpus.ProposeRequest{
+	Task:    &corpus.Task{ID: "t1", Question: "Sum the list."},
+	Program: "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n",
+	Exec:    corpus.Execution{Status: corpus.StatusOK, PassRate: 0.5, Feedback: "FAILED test_edge - assert 2 == 3"},
+	K:       3, Key: "tree/0",
+}
+
+func TestProposeParsesStructuredEdits(t *testing.T) {
+	p, fs, _ := newTestProposer(t, Options{N: 1}, reply{content: []string{goodProposal}})
+	got, err := p.Propose(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Failed || got.OutputTokens != 42 || got.TokensEstimated {
+		t.Fatalf("proposal = %+v", got)
+	}
+	want := []string{
+		"Line 7: change `i < n` to `i <= n`; test_edge expects 3 but got 2",
+		"Line 9: return total + 1; off by one",
+		"initialize total to 1; guess",
+	}
+	if len(got.Edits) != len(want) {
+		t.Fatalf("edits = %+v", got.Edits)
+	}
+	for i, w := range want {
+		if got.Edits[i].Text != w {
+			t.Errorf("edit %d = %q, want %q", i, got.Edits[i].Text, w)
+		}
+	}
+	r := fs.requests[0]
+	if r["temperature"] != float64(0) {
+		t.Errorf("temperature 0 not sent explicitly: %v", r["temperature"])
+	}
+	if r["model"] != "qwen3-test" || r["max_tokens"] != float64(2048) {
+		t.Errorf("request = %v", r)
+	}
+	msgs := r["messages"].([]any)
+	user := msgs[1].(map[string]any)["content"].(string)
+	for _, s := range []string{"Sum the list.", "  2 |     total = 0", "FAILED test_edge", "exactly 3 different"} {
+		if !strings.Contains(user, s) {
+			t.Errorf("prompt lacks %q:\n%s", s, user)
+		}
+	}
+}
+
+func TestProposePoolsNChoicesAndEstimatesWithoutUsage(t *testing.T) {
+	a := `{"diagnosis":"d1","edits":[{"line":1,"change":"A","reason":"r"}]}`
+	b := `{"diagnosis":"d2","edits":[{"line":1,"change":"A","reason":"r"},{"line":2,"change":"B","reason":"r"}]}`
+	p, fs, _ := newTestProposer(t, Options{N: 2, Temperature: 0.7}, reply{content: []string{a, b}, noUsage: true})
+	got, err := p.Propose(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Diagnosis != "d1" || len(got.Edits) != 2 || got.Edits[1].Text != "Line 2: B; r" {
+		t.Fatalf("pooled = %+v", got)
+	}
+	if !got.TokensEstimated || got.OutputTokens <= 0 {
+		t.Fatalf("tokens = %d estimated=%v", got.OutputTokens, got.TokensEstimated)
+	}
+	if fs.requests[0]["n"] != float64(2) || fs.requests[0]["temperature"] != 0.7 {
+		t.Errorf("request = %v", fs.requests[0])
+	}
+}
+
+func TestMalformedContentIsRecordedNotFatal(t *testing.T) {
+	for _, content := range []string{
+		"I think the bug is on line 3 but I am not sure.",
+		`{"diagnosis": "x", "edits": []}`,
+		`{"diagnosis": "x", "edits": [{"line": 1, "change": "y"`,
+		"",
+	} {
+		p, _, _ := newTestProposer(t, Options{}, reply{content: []string{content}})
+		got, err := p.Propose(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%q: %v", content, err)
+		}
+		if !got.Failed || got.Raw != content || len(got.Edits) != 0 {
+			t.Errorf("%q: proposal = %+v", content, got)
+		}
+	}
+}
+
+func TestRetriesRateLimitsAndServerErrors(t *testing.T) {
+	p, fs, waits := newTestProposer(t, Options{BaseBackoff: time.Millisecond, MaxBackoff: 10 * time.Second},
+		reply{status: 429, retryAfter: "2"},
+		reply{status: 500},
+		reply{status: 503},
+		reply{content: []string{goodProposal}})
+	got, err := p.Propose(context.Background(), req)
+	if err != nil || got.Failed {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if len(fs.requests) != 4 || len(*waits) != 3 {
+		t.Fatalf("%d requests, waits %v", len(fs.requests), *waits)
+	}
+	if (*waits)[0] != 2*time.Second {
+		t.Errorf("Retry-After not honoured: first wait %v", (*waits)[0])
+	}
+	for _, w := range (*waits)[1:] {
+		if w > 4*time.Millisecond {
+			t.Errorf("backoff %v above its cap", w)
+		}
+	}
+}
+
+func TestSlowResponseTimesOutAndRetries(t *testing.T) {
+	p, fs, _ := newTestProposer(t, Options{RequestTimeout: 50 * time.Millisecond},
+		reply{delay: 2 * time.Second, content: []string{goodProposal}},
+		reply{content: []string{goodProposal}})
+	got, err := p.Propose(context.Background(), req)
+	if err != nil || got.Failed {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if len(fs.requests) != 2 {
+		t.Fatalf("%d requests, want 2", len(fs.requests))
+	}
+}
+
+func TestGivesUpAfterRetriesAndOnClientErrors(t *testing.T) {
+	p, fs, waits := newTestProposer(t, Options{MaxRetries: 2}, reply{status: 500})
+	if _, err := p.Propose(context.Background(), req); err == nil || !strings.Contains(err.Error(), "after 3 attempt") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(fs.requests) != 3 || len(*waits) != 2 {
+		t.Fatalf("%d requests %d waits", len(fs.requests), len(*waits))
+	}
+	p, fs, _ = newTestProposer(t, Options{}, reply{status: 400})
+	if _, err := p.Propose(context.Background(), req); err == nil {
+		t.Fatal("400 gave no error")
+	}
+	if len(fs.requests) != 1 {
+		t.Fatalf("400 retried: %d requests", len(fs.requests))
+	}
+	p, fs, _ = newTestProposer(t, Options{MaxRetries: 1}, reply{rawBody: "{not json"})
+	if _, err := p.Propose(context.Background(), req); err == nil {
+		t.Fatal("undecodable body gave no error")
+	}
+	if len(fs.requests) != 2 {
+		t.Fatalf("undecodable body: %d requests, want 2", len(fs.requests))
+	}
+}
+
+func TestUnreachableServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens here now
+	p, err := New(Options{BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 1, BaseBackoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "not usable") {
+		t.Fatalf("Check = %v", err)
+	}
+	if _, err := p.Propose(context.Background(), req); err == nil || !strings.Contains(err.Error(), addr) {
+		t.Fatalf("Propose = %v", err)
+	}
+}
+
+func TestCheckAndValidation(t *testing.T) {
+	p, _, _ := newTestProposer(t, Options{}, reply{})
+	if err := p.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []Options{{}, {BaseURL: "localhost:8000", Model: "m"}, {BaseURL: "http://x"}, {BaseURL: "http://x", Model: "m", N: -1}} {
+		if _, err := New(o); err == nil {
+			t.Errorf("New(%+v) accepted", o)
+		}
+	}
+}
+
+func TestConcurrencyLimit(t *testing.T) {
+	p, fs, _ := newTestProposer(t, Options{Concurrency: 2}, reply{delay: 30 * time.Millisecond, content: []string{goodProposal}})
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := p.Propose(context.Background(), req); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if m := fs.maxSeen.Load(); m > 2 || m < 1 {
+		t.Fatalf("max in flight %d, limit 2", m)
+	}
+}
+
+func TestRevise(t *testing.T) {
+	rr := corpus.ReviseRequest{Task: req.Task, Program: req.Program, Diagnosis: "d",
+		Edit: corpus.ProposedEdit{Text: "Line 2: change `total = 0` to `total = 1`"}, Key: "tree/0/1"}
+	answer := "Old:\n```python\ntotal = 0\n```\nRevised:\n```python\ndef f(xs):\n    total = 1\n    return total\n```\n"
+	p, fs, _ := newTestProposer(t, Options{}, reply{content: []string{answer}})
+	got, err := p.Revise(context.Background(), rr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Failed || got.Program != "def f(xs):\n    total = 1\n    return total\n" || got.OutputTokens != 42 {
+		t.Fatalf("revision = %+v", got)
+	}
+	user := fs.requests[0]["messages"].([]any)[1].(map[string]any)["content"].(string)
+	if !strings.Contains(user, "change `total = 0` to `total = 1`") {
+		t.Errorf("edit not in prompt:\n%s", user)
+	}
+	p, _, _ = newTestProposer(t, Options{}, reply{content: []string{"Sorry, I cannot help with that."}})
+	got, err = p.Revise(context.Background(), rr)
+	if err != nil || !got.Failed || got.Raw == "" {
+		t.Fatalf("no-code revision = %+v, %v", got, err)
+	}
+}
+
+func TestParseProgram(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"```python\nx = 1\n```", "x = 1\n"},
+		{"```\nx = 1\n```", "x = 1\n"},
+		{"```py\n  1 | def f():\n  2 |     return 1\n```", "def f():\n    return 1\n"},
+		{"def f():\n    return 2", "def f():\n    return 2\n"},
+		{"text only", ""},
+	}
+	for _, tt := range tests {
+		got, ok := parseProgram(tt.in)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("parseProgram(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if d := parseRetryAfter("3", now); d != 3*time.Second {
+		t.Error(d)
+	}
+	if d := parseRetryAfter(now.Add(5*time.Second).Format(http.TimeFormat), now); d != 5*time.Second {
+		t.Error(d)
+	}
+	if d := parseRetryAfter("soon", now); d != 0 {
+		t.Error(d)
+	}
+}
+
+func FuzzParseProposal(f *testing.F) {
+	f.Add(goodProposal)
+	f.Add(`{"diagnosis":"d","edits":[{"line":{"x":1},"change":"c"}]} trailing {`)
+	f.Add("{{{\"}}}")
+	f.Fuzz(func(t *testing.T, raw string) {
+		diag, edits, ok := parseProposal(raw)
+		if ok && (diag == "" || len(edits) == 0) {
+			t.Fatalf("ok with diag %q edits %v", diag, edits)
+		}
+		for _, e := range edits {
+			if strings.TrimSpace(e.Text) == "" {
+				t.Fatal("empty edit text")
+			}
+		}
+	})
+}
+
+func FuzzParseProgram(f *testing.F) {
+	f.Add("```python\nx = 1\n```")
+	f.Add("```py\n 1 | a\n```")
+	f.Fuzz(func(t *testing.T, raw string) {
+		prog, ok := parseProgram(raw)
+		if ok != (strings.TrimSpace(prog) != "") {
+			t.Fatalf("ok=%v prog=%q", ok, prog)
+		}
+		if ok && !strings.HasSuffix(prog, "\n") {
+			t.Fatalf("program without final newline: %q", prog)
+		}
+	})
+}
