@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"triage/corpus"
+	"triage/policy"
+	"triage/report"
+)
+
+// learnedScorerLoader loads the learned policy's Scorer from a checkpoint;
+// the returned func releases it. It is set by the file that wires the model
+// (nil until then, and `--policies learned` is refused).
+var learnedScorerLoader func(ctx context.Context, checkpoint string) (policy.Scorer, func(), error)
+
+func init() { register("", newEvalCmd) }
+
+type evalFlags struct {
+	corpus, split, policies, checkpoint, params, budgets string
+	reportPath, jsonFile, viewTree, viewPolicy           string
+	budget, seeds, resamples, workers                    int
+}
+
+func newEvalCmd() *cobra.Command {
+	var f evalFlags
+	c := &cobra.Command{
+		Use:   "eval",
+		Short: "Replay search policies on a corpus split: E[T], tokens, S(B), C(B), AUSC(B)",
+		Long: `eval replays every policy on every tree of one split of a corpus and prints
+a Markdown table (or the JSON summary with --json): E[T], the mean expansions
+to the first fix over trees that contain one; output tokens through the first
+fix; S(B), C(B) and AUSC(B) at each budget; each with a standard error from a
+bootstrap clustered by task. Stochastic policies are averaged over --seeds.
+--report writes a self-contained HTML report with the success curves and a
+tree viewer. Hyperparameters come from --params (written by 'triage tune' on
+the validation split).`,
+		Example: `  triage eval --corpus out/corpus --split test --report out/eval.html
+  triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, &f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.corpus, "corpus", "", "corpus folders (comma-separated) holding Parquet shards (required)")
+	fl.StringVar(&f.split, "split", corpus.SplitTest, "split to evaluate: train, val or test")
+	fl.StringVar(&f.policies, "policies", strings.Join(policy.Baselines, ","), "comma-separated policies; 'learned' needs --checkpoint")
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy")
+	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
+	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", "budgets B of S(B), C(B), AUSC(B)")
+	fl.IntVar(&f.budget, "budget", 0, "cap on expansions per replay (0: until the first fix, needed for E[T])")
+	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
+	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU)")
+	fl.StringVar(&f.reportPath, "report", "", "write the HTML report to this file")
+	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON summary to this file")
+	fl.StringVar(&f.viewTree, "view-tree", "", "tree id shown in the report's viewer (default: the first tree)")
+	fl.StringVar(&f.viewPolicy, "view-policy", "", "policy shown in the viewer (default: learned if evaluated, else passrate)")
+	return c
+}
+
+// evalParseInts parses "4,8,16" into positive ints.
+func evalParseInts(flag, s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 1 {
+			return nil, badInput("--%s: %q is not a positive integer", flag, p)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// evalLoadSplit loads the trees of one split from comma-separated corpus dirs.
+func evalLoadSplit(dirs, split string) ([]*corpus.Tree, error) {
+	if dirs == "" {
+		return nil, badInput("--corpus is required")
+	}
+	switch split {
+	case corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
+	default:
+		return nil, badInput("--split %q: want train, val or test", split)
+	}
+	var list []string
+	for _, d := range strings.Split(dirs, ",") {
+		if d = strings.TrimSpace(d); d == "" {
+			continue
+		}
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return nil, badInput("--corpus %s: not a folder", d)
+		}
+		list = append(list, d)
+	}
+	all, err := corpus.LoadTrees(list...)
+	if err != nil {
+		return nil, err
+	}
+	var trees []*corpus.Tree
+	for _, t := range all {
+		if t.Split == split {
+			trees = append(trees, t)
+		}
+	}
+	if len(trees) == 0 {
+		return nil, badInput("corpus %s has no tree in split %q (%d trees in all)", dirs, split, len(all))
+	}
+	return trees, nil
+}
+
+// evalLoadParams reads a --params file (empty path: no params).
+func evalLoadParams(path string) (policy.ParamSet, error) {
+	if path == "" {
+		return policy.ParamSet{}, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, badInput("--params: %v", err)
+	}
+	defer fh.Close()
+	ps, err := policy.ReadParamSet(fh)
+	if err != nil {
+		return nil, badInput("--params %s: %v", path, err)
+	}
+	return ps, nil
+}
+
+// evalBuildPolicies builds the named policies; release frees a learned scorer.
+func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, checkpoint string) (pols []report.EvalPolicy, release func(), err error) {
+	release = func() {}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			return nil, release, badInput("--policies: %s given twice", name)
+		}
+		seen[name] = true
+		if name == "learned" {
+			if checkpoint == "" {
+				return nil, release, badInput("policy learned needs --checkpoint")
+			}
+			if learnedScorerLoader == nil {
+				return nil, release, errors.New("policy learned: no checkpoint loader is wired into this build yet")
+			}
+			sc, free, err := learnedScorerLoader(ctx, checkpoint)
+			if err != nil {
+				return nil, release, fmt.Errorf("load checkpoint %s: %w", checkpoint, err)
+			}
+			release = free
+			p, err := policy.NewLearned(sc)
+			if err != nil {
+				return nil, release, err
+			}
+			pols = append(pols, report.EvalPolicy{Policy: p})
+			continue
+		}
+		p, err := policy.New(name, ps[name])
+		if err != nil {
+			return nil, release, badInput("--policies: %v", err)
+		}
+		pols = append(pols, report.EvalPolicy{Policy: p, Params: ps[name]})
+	}
+	return pols, release, nil
+}
+
+func runEval(cmd *cobra.Command, f *evalFlags) error {
+	ctx := cmd.Context()
+	budgets, err := evalParseInts("budgets", f.budgets)
+	if err != nil {
+		return err
+	}
+	if f.seeds < 1 || f.budget < 0 || f.resamples < 1 {
+		return badInput("--seeds and --bootstrap must be >= 1, --budget >= 0")
+	}
+	var names []string
+	for _, n := range strings.Split(f.policies, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return badInput("--policies is empty")
+	}
+	ps, err := evalLoadParams(f.params)
+	if err != nil {
+		return err
+	}
+	trees, err := evalLoadSplit(f.corpus, f.split)
+	if err != nil {
+		return err
+	}
+	pols, release, err := evalBuildPolicies(ctx, names, ps, f.checkpoint)
+	defer release()
+	if err != nil {
+		return err
+	}
+	rep, err := report.Evaluate(ctx, trees, pols, report.EvalOptions{
+		Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: f.workers,
+	})
+	if err != nil {
+		return err
+	}
+	rep.Title = "triage eval: " + f.split + " split of " + f.corpus
+	rep.Corpus, rep.Split = f.corpus, f.split
+	if f.reportPath != "" {
+		if err := writeEvalHTML(ctx, rep, trees, pols, f); err != nil {
+			return err
+		}
+	}
+	if f.jsonFile != "" {
+		if err := evalWriteJSON(f.jsonFile, report.JSON(rep)); err != nil {
+			return err
+		}
+	}
+	if flagJSON {
+		return printJSON(cmd.OutOrStdout(), report.JSON(rep))
+	}
+	return report.WriteMarkdown(cmd.OutOrStdout(), rep)
+}
+
+func writeEvalHTML(ctx context.Context, rep *report.Report, trees []*corpus.Tree, pols []report.EvalPolicy, f *evalFlags) error {
+	tree := trees[0]
+	if f.viewTree != "" {
+		i := slices.IndexFunc(trees, func(t *corpus.Tree) bool { return t.ID == f.viewTree })
+		if i < 0 {
+			return badInput("--view-tree %s: no such tree in split %s", f.viewTree, f.split)
+		}
+		tree = trees[i]
+	}
+	want := f.viewPolicy
+	if want == "" {
+		want = "passrate"
+		for _, p := range pols {
+			if p.Policy.Name() == "learned" {
+				want = "learned"
+			}
+		}
+	}
+	var vp policy.Policy
+	for _, p := range pols {
+		if p.Policy.Name() == want {
+			vp = p.Policy
+		}
+	}
+	if vp == nil {
+		var err error
+		if vp, err = policy.New(want, nil); err != nil {
+			return badInput("--view-policy: %v", err)
+		}
+	}
+	v, err := report.View(ctx, tree, vp)
+	if err != nil {
+		return err
+	}
+	rep.Viewer = v
+	return evalWriteFile(f.reportPath, func(fh *os.File) error { return report.WriteHTML(fh, rep) })
+}
+
+func evalWriteJSON(path string, v any) error {
+	return evalWriteFile(path, func(fh *os.File) error { return printJSON(fh, v) })
+}
+
+// evalWriteFile writes path through a temporary file renamed when done.
+func evalWriteFile(path string, write func(*os.File) error) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	fh, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(fh.Name())
+	if err := write(fh); err != nil {
+		fh.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(fh.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"triage/corpus"
+	"triage/policy"
+	"triage/report"
+)
+
+func init() { register("", newTuneCmd) }
+
+type tuneFlags struct {
+	corpus, split, policy, grid, metric, out string
+	seeds, workers                           int
+}
+
+func newTuneCmd() *cobra.Command {
+	var f tuneFlags
+	c := &cobra.Command{
+		Use:   "tune",
+		Short: "Choose a policy's hyperparameters on the validation split by replay",
+		Long: `tune replays one policy with every point of a hyperparameter grid on the
+validation split and keeps the point with the lowest E[T] (--metric ET) or the
+highest AUSC at the largest budget (--metric AUSC). The choice is merged into
+the JSON file --out, which 'triage eval --params' reads. Tuning on the test
+split is refused.`,
+		Example: `  triage tune --corpus out/corpus --policy rex --grid C=1,5,10,20 --out out/tuned.json
+  triage tune --corpus out/corpus --policy uct --grid 'C=0.5,0.7,0.9;beta=0.6,0.8' --metric AUSC --out out/tuned.json`,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, &f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.corpus, "corpus", "", "corpus folders (comma-separated) holding Parquet shards (required)")
+	fl.StringVar(&f.split, "split", corpus.SplitVal, "split to tune on: val (or train); never test")
+	fl.StringVar(&f.policy, "policy", "", "the policy to tune, e.g. rex (required)")
+	fl.StringVar(&f.grid, "grid", "", "grid, e.g. 'C=1,5,10,20' or 'C=0.5,0.7;beta=0.8' (required)")
+	fl.StringVar(&f.metric, "metric", "ET", "selection metric: ET (lower is better) or AUSC (higher is better)")
+	fl.StringVar(&f.out, "out", "", "JSON file of chosen hyperparameters, merged if it exists (required)")
+	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU)")
+	return c
+}
+
+// tunePoint is one grid point's result.
+type tunePoint struct {
+	Params policy.Params `json:"params"`
+	ET     float64       `json:"ET"`
+	AUSC   float64       `json:"AUSC"`
+}
+
+func runTune(cmd *cobra.Command, f *tuneFlags) error {
+	if f.split == corpus.SplitTest {
+		return badInput("--split test: hyperparameters are tuned on val (or train), never on test")
+	}
+	if f.policy == "" || f.grid == "" || f.out == "" {
+		return badInput("--policy, --grid and --out are required")
+	}
+	if f.metric != "ET" && f.metric != "AUSC" {
+		return badInput("--metric %q: want ET or AUSC", f.metric)
+	}
+	if f.seeds < 1 {
+		return badInput("--seeds must be >= 1")
+	}
+	points, err := policy.ParseGrid(f.grid)
+	if err != nil {
+		return badInput("--grid: %v", err)
+	}
+	var pols []report.EvalPolicy
+	for _, pt := range points {
+		p, err := policy.New(f.policy, pt)
+		if err != nil {
+			return badInput("--grid %s: %v", pt, err)
+		}
+		pols = append(pols, report.EvalPolicy{Policy: p, Params: pt})
+	}
+	// Read the existing choices first, so a bad --out fails before the work.
+	set := policy.ParamSet{}
+	if raw, err := os.ReadFile(f.out); err == nil {
+		if set, err = policy.ReadParamSet(strings.NewReader(string(raw))); err != nil {
+			return badInput("--out %s: %v", f.out, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return badInput("--out %s: %v", f.out, err)
+	}
+	trees, err := evalLoadSplit(f.corpus, f.split)
+	if err != nil {
+		return err
+	}
+	rep, err := report.Evaluate(cmd.Context(), trees, pols, report.EvalOptions{Seeds: f.seeds, Resamples: 1, Workers: f.workers})
+	if err != nil {
+		return err
+	}
+	mb := strconv.Itoa(report.DefaultBudgets[len(report.DefaultBudgets)-1])
+	best, bestVal := -1, math.Inf(1)
+	var results []tunePoint
+	for i, pr := range rep.Policies {
+		tp := tunePoint{Params: pr.Params, ET: pr.Summary.ET, AUSC: pr.Summary.AUSC[mb]}
+		results = append(results, tp)
+		val := tp.ET
+		if f.metric == "AUSC" {
+			val = -tp.AUSC
+		}
+		if val < bestVal {
+			best, bestVal = i, val
+		}
+	}
+	set[f.policy] = results[best].Params
+	if err := evalWriteJSON(f.out, set); err != nil {
+		return err
+	}
+	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": rep.Trees,
+		"tasks": rep.Tasks, "grid": results, "chosen": results[best].Params, "out": f.out}
+	if flagJSON {
+		return printJSON(cmd.OutOrStdout(), out)
+	}
+	w := cmd.OutOrStdout()
+	var b strings.Builder
+	b.WriteString("| " + f.policy + " | E[T] | AUSC(" + mb + ") |\n|---|---|---|\n")
+	for i, r := range results {
+		mark := ""
+		if i == best {
+			mark = " (chosen)"
+		}
+		b.WriteString("| " + r.Params.String() + mark + " | " + strconv.FormatFloat(r.ET, 'f', 2, 64) + " | " + strconv.FormatFloat(r.AUSC, 'f', 3, 64) + " |\n")
+	}
+	b.WriteString("\nwrote " + f.out + "\n")
+	_, err = w.Write([]byte(b.String()))
+	return err
+}

@@ -1,0 +1,101 @@
+// Package report renders the results of `triage eval`: a Markdown table,
+// the JSON summary, and a self-contained HTML report with the success
+// curves S(B) of every policy (SVG drawn by github.com/go-analyze/charts)
+// and an inline, dependency-free tree viewer.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"triage/policy"
+)
+
+// PolicyResult is one policy's summary.
+type PolicyResult struct {
+	Name    string         `json:"name"`
+	Params  policy.Params  `json:"params,omitempty"`
+	Seeds   int            `json:"seeds"`
+	Summary policy.Summary `json:"summary"`
+}
+
+// Report is everything `triage eval` reports.
+type Report struct {
+	Title    string         `json:"title"`
+	Corpus   string         `json:"corpus"`
+	Split    string         `json:"split"`
+	Trees    int            `json:"trees"`
+	Tasks    int            `json:"tasks"`
+	Budgets  []int          `json:"budgets"`
+	Policies []PolicyResult `json:"policies"`
+	// Viewer is the tree shown in the HTML report (nil: none).
+	Viewer *Viewer `json:"viewer,omitempty"`
+}
+
+// maxBudget is the largest budget of r (0 when none).
+func (r *Report) maxBudget() int {
+	m := 0
+	for _, b := range r.Budgets {
+		m = max(m, b)
+	}
+	return m
+}
+
+// WriteMarkdown writes the results table: E[T] and tokens (trees with a
+// fix), then S(B) and AUSC(B) per budget and C at the largest budget, each
+// "value ± standard error".
+func WriteMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d trees, %d tasks, split %s; ± is the standard error of a bootstrap clustered by task.\n\n", r.Trees, r.Tasks, r.Split)
+	head := []string{"policy", "E[T]", "tokens"}
+	for _, bd := range r.Budgets {
+		head = append(head, fmt.Sprintf("S(%d)", bd))
+	}
+	mb := strconv.Itoa(r.maxBudget())
+	head = append(head, "C("+mb+")", "AUSC("+mb+")")
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
+	for range head {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, p := range r.Policies {
+		s := p.Summary
+		row := []string{p.Name, pm(s.ET, s.ETSE, 2), pm(s.Tokens, s.TokensSE, 0)}
+		for _, bd := range r.Budgets {
+			k := strconv.Itoa(bd)
+			row = append(row, pm(s.S[k], s.SSE[k], 3))
+		}
+		row = append(row, pm(s.C[mb], s.CSE[mb], 2), pm(s.AUSC[mb], s.AUSCSE[mb], 3))
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func pm(v, se float64, prec int) string {
+	return strconv.FormatFloat(v, 'f', prec, 64) + " ± " + strconv.FormatFloat(se, 'f', prec, 64)
+}
+
+// PolicyJSON is one policy's entry of the JSON summary.
+type PolicyJSON map[string]any
+
+// JSON returns the summary object of `triage eval --json`:
+// {"policies": {"<name>": {"ET", "ET_se", "tokens", "tokens_se", "S": {"16": …},
+// "S_se", "C", "C_se", "AUSC", "AUSC_se", "AUSC<maxB>", "AUSC<maxB>_se",
+// "solved_trees", "seeds", "params"}}, "trees": N, "tasks": N, "split", "budgets"}.
+func JSON(r *Report) map[string]any {
+	pols := map[string]any{}
+	mb := strconv.Itoa(r.maxBudget())
+	for _, p := range r.Policies {
+		s := p.Summary
+		pols[p.Name] = PolicyJSON{
+			"ET": s.ET, "ET_se": s.ETSE, "tokens": s.Tokens, "tokens_se": s.TokensSE,
+			"S": s.S, "S_se": s.SSE, "C": s.C, "C_se": s.CSE, "AUSC": s.AUSC, "AUSC_se": s.AUSCSE,
+			"AUSC" + mb: s.AUSC[mb], "AUSC" + mb + "_se": s.AUSCSE[mb],
+			"solved_trees": s.Solved, "seeds": p.Seeds, "params": p.Params,
+		}
+	}
+	return map[string]any{"policies": pols, "trees": r.Trees, "tasks": r.Tasks, "split": r.Split, "budgets": r.Budgets}
+}

@@ -1,0 +1,8 @@
+package report
+
+import "triage/corpus"
+
+type (
+	corpusTree = corpus.Tree
+	corpusEdge = corpus.EdgeID
+)
