@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"triage/corpus"
+	"triage/search/proposer/mutate"
+	"triage/search/proposer/openai"
+	"triage/search/sandbox"
+)
+
+func init() { register("corpus", newCorpusBuildCmd) }
+
+type corpusBuildFlags struct {
+	tasks, proposer, out, shard  string
+	k, depth, roots, workers     int
+	tasksPerShard                int
+	rowsPerGroup                 int64
+	seed                         uint64
+	resume, skipBadLines, noProg bool
+	baseURL, model, apiKeyEnv    string
+	temperature                  float32
+	maxTokens, concurrency, n    int
+	timeout                      time.Duration
+}
+
+func newCorpusBuildCmd() *cobra.Command {
+	f := &corpusBuildFlags{}
+	c := &cobra.Command{
+		Use:   "build",
+		Short: "Build exhaustive repair trees of a task set into Parquet shards",
+		Long: `Build grows one exhaustive repair tree per root of every task: each node's
+k proposed edits are all revised and tested, down to depth D (root = 0);
+fixes are leaves; identical programs reuse cached test results. Labels
+(solve distance t, remaining depth b, censored) are computed per edge once a
+tree is complete.
+
+Output: zstd Parquet shards (part-NNNNN.parquet, one row per node, whole
+trees of consecutive tasks), each written to a temporary name and renamed
+when complete, and manifest.json (manifest-i-of-n.json with --shard) with
+the shards, row counts, settings and versions. --resume skips complete
+shards; rows are the same whether resumed or not. --shard i/n builds every
+n-th shard so n machines (a Kubernetes Indexed Job, a Slurm array) can build
+one corpus into one shared folder or into n folders; readers take the union.`,
+		Example: `  triage corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots 5 --out corpus/
+  triage corpus build --tasks tasks.jsonl --shard $JOB_COMPLETION_INDEX/8 --out /data/corpus --resume
+  triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
+		RunE: func(cmd *cobra.Command, args []string) error { return corpusBuildHandler(cmd.Context(), f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
+	fl.StringVar(&f.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
+	fl.IntVar(&f.k, "k", 3, "edits proposed per node")
+	fl.IntVar(&f.depth, "depth", 4, "maximum depth D (root = 0)")
+	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
+	fl.StringVar(&f.out, "out", "", "output folder")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "tasks built concurrently (and sandbox workers)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutate proposer and of root injection")
+	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i)")
+	fl.BoolVar(&f.resume, "resume", false, "skip shards that are already complete")
+	fl.IntVar(&f.tasksPerShard, "tasks-per-shard", corpus.DefaultTasksPerShard, "consecutive tasks per shard file")
+	fl.Int64Var(&f.rowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
+	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, "build the valid tasks of a file with malformed lines instead of failing")
+	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
+	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
+	fl.StringVar(&f.model, "model", "", "openai: model name")
+	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
+	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature")
+	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
+	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
+	fl.IntVar(&f.n, "n", 1, "openai: completions per diagnose call")
+	fl.DurationVar(&f.timeout, "test-timeout", 10*time.Second, "wall-clock limit of one test-suite run")
+	return c
+}
+
+// parseShard parses "i/n".
+func parseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if !ok {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n", s)
+	}
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n", s)
+	}
+	return i, n, nil
+}
+
+// corpusBuildSummary is what corpus build prints.
+type corpusBuildSummary struct {
+	Out         string  `json:"out"`
+	Complete    bool    `json:"complete"`
+	Shards      int     `json:"shards"`
+	Trees       int     `json:"trees"`
+	Rows        int64   `json:"rows"`
+	BuiltNodes  int64   `json:"built_nodes"`
+	WallSeconds float64 `json:"wall_seconds"`
+	NodesPerSec float64 `json:"nodes_per_second"`
+	Bytes       int64   `json:"bytes"`
+	Ratio       float64 `json:"compression_ratio"`
+}
+
+func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
+	if f.out == "" {
+		return badInput("--out is required")
+	}
+	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.workers < 1 || f.tasksPerShard < 1 {
+		return badInput("--k, --depth, --roots, --workers and --tasks-per-shard must be ≥ 1")
+	}
+	si, sn, err := parseShard(f.shard)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	tasks, bad, err := loadTaskSpecLines(f.tasks)
+	if err != nil {
+		return err
+	}
+	if len(bad) > 0 {
+		for _, b := range bad {
+			slog.Warn("malformed task line", "file", b.File, "line", b.Line, "err", b.Err)
+		}
+		if !f.skipBadLines {
+			more := ""
+			if len(bad) > 1 {
+				more = fmt.Sprintf(" (and %d more malformed lines)", len(bad)-1)
+			}
+			return badInput("%v%s; fix the file or pass --skip-bad-lines", bad[0], more)
+		}
+	}
+	if len(tasks) == 0 {
+		return badInput("%s: no valid task", f.tasks)
+	}
+	cfg := corpus.BuildConfig{K: f.k, D: f.depth, ProposerName: f.proposer}
+	switch f.proposer {
+	case "mutate":
+		cfg.Proposer = mutate.New(mutate.Options{Seed: f.seed})
+		cfg.Model = "mutate"
+	case "openai":
+		p, err := openai.New(openai.Options{BaseURL: f.baseURL, Model: f.model, APIKey: os.Getenv(f.apiKeyEnv),
+			N: f.n, Temperature: f.temperature, MaxTokens: f.maxTokens, Concurrency: f.concurrency})
+		if err != nil {
+			return badInput("%v", err)
+		}
+		if err := p.Check(ctx); err != nil {
+			return fmt.Errorf("corpus build: %w", err)
+		}
+		cfg.Proposer = p
+		cfg.Model = f.model
+	default:
+		return badInput("--proposer %q: want mutate or openai", f.proposer)
+	}
+
+	sopts := sandbox.DefaultOptions()
+	sopts.Workers = f.workers
+	sopts.Timeout = f.timeout
+	pool, err := sandbox.New(sopts)
+	if err != nil {
+		return fmt.Errorf("start sandbox: %w", err)
+	}
+	defer pool.Close()
+	cfg.Executor = pool
+
+	opts := corpus.BuildOptions{Config: cfg, Roots: f.roots, RootsFunc: mutate.Inject, Seed: f.seed, Out: f.out,
+		Workers: f.workers, TasksPerShard: f.tasksPerShard, ShardIndex: si, ShardCount: sn, Resume: f.resume,
+		RowsPerGroup: f.rowsPerGroup, TasksSource: f.tasks}
+	start := time.Now()
+	rep := newBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
+	opts.Progress = rep.update
+	man, err := corpus.BuildCorpus(ctx, tasks, opts)
+	rep.finish()
+	if err != nil {
+		if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrSettingsMismatch) {
+			return badInput("%v", err)
+		}
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
+		Rows: man.Rows, BuiltNodes: rep.last.Nodes, WallSeconds: wall}
+	if wall > 0 {
+		sum.NodesPerSec = float64(rep.last.Nodes) / wall
+	}
+	var unc int64
+	for _, s := range man.Shards {
+		sum.Bytes += s.Bytes
+		unc += s.UncompressedBytes
+	}
+	if sum.Bytes > 0 {
+		sum.Ratio = float64(unc) / float64(sum.Bytes)
+	}
+	if flagJSON {
+		return printJSON(os.Stdout, sum)
+	}
+	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",
+		sum.Out, sum.Shards, sum.Trees, sum.Rows, sum.BuiltNodes, sum.WallSeconds, sum.NodesPerSec, sum.Bytes, sum.Ratio)
+	return nil
+}
+
+// buildReporter shows a progress bar on a terminal, and structured log lines
+// (at most one per 10 s, plus one per shard) otherwise.
+type buildReporter struct {
+	bar     *progressbar.ProgressBar
+	start   time.Time
+	lastLog time.Time
+	last    corpus.Progress
+}
+
+func newBuildReporter(tty bool, start time.Time) *buildReporter {
+	r := &buildReporter{start: start, lastLog: start}
+	if tty {
+		r.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription("trees"),
+			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	return r
+}
+
+func (r *buildReporter) update(p corpus.Progress) {
+	prev := r.last
+	r.last = p
+	el := time.Since(r.start).Seconds()
+	rate := 0.0
+	if el > 0 {
+		rate = float64(p.Nodes) / el
+	}
+	if r.bar != nil {
+		if r.bar.GetMax() != p.TreesTotal {
+			r.bar.ChangeMax(p.TreesTotal)
+		}
+		r.bar.Describe(fmt.Sprintf("trees (%.0f nodes/s, shard %d/%d)", rate, p.ShardsDone, p.ShardsTotal))
+		_ = r.bar.Set(p.TreesDone)
+		return
+	}
+	if time.Since(r.lastLog) >= 10*time.Second || p.ShardsDone != prev.ShardsDone {
+		r.lastLog = time.Now()
+		eta := ""
+		if p.TreesDone > 0 && p.TreesTotal > p.TreesDone {
+			eta = (time.Duration(el/float64(p.TreesDone)*float64(p.TreesTotal-p.TreesDone)) * time.Second).Round(time.Second).String()
+		}
+		slog.Info("corpus build progress", "trees", p.TreesDone, "of", p.TreesTotal, "nodes", p.Nodes,
+			"nodes_per_s", fmt.Sprintf("%.1f", rate), "shards", p.ShardsDone, "of_shards", p.ShardsTotal, "eta", eta)
+	}
+}
+
+func (r *buildReporter) finish() {
+	if r.bar != nil {
+		_ = r.bar.Finish()
+	}
+}

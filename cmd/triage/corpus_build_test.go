@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"triage/corpus"
+)
+
+// runCLI runs the CLI with args and returns its exit code.
+func runCLI(t *testing.T, args ...string) int {
+	t.Helper()
+	cli := newCLI()
+	cli.SetArgs(args)
+	var out bytes.Buffer
+	cli.SetOut(&out)
+	cli.SetErr(&out)
+	return exitCode(cli.ExecuteContext(context.Background()))
+}
+
+func TestCorpusCommandsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"task_id\": \"a\", \"question\": \"q\", \"solution\": \"s\", \"test\": \"t\"}\n{not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A finished corpus in out must survive every failed command.
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(out, "manifest.json")
+	if err := os.WriteFile(keep, []byte(`{"schema":"triage-corpus/1"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"missing tasks file", []string{"corpus", "build", "--tasks", filepath.Join(dir, "nope.jsonl"), "--out", out}, exitUsage},
+		{"no tasks flag", []string{"corpus", "build", "--out", out}, exitUsage},
+		{"malformed line", []string{"corpus", "build", "--tasks", bad, "--out", out}, exitUsage},
+		{"no out", []string{"corpus", "build", "--tasks", bad}, exitUsage},
+		{"bad shard", []string{"corpus", "build", "--tasks", bad, "--out", out, "--shard", "3/2"}, exitUsage},
+		{"bad k", []string{"corpus", "build", "--tasks", bad, "--out", out, "--k", "0"}, exitUsage},
+		{"unknown proposer", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "gpt"}, exitUsage},
+		{"openai without url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai", "--model", "m"}, exitUsage},
+		{"unreachable base url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai",
+			"--model", "m", "--base-url", "http://127.0.0.1:1/v1"}, exitFailure},
+		{"stats of a missing folder", []string{"corpus", "stats", filepath.Join(dir, "nope")}, exitUsage},
+		{"stats of garbage", []string{"corpus", "stats", dir}, exitOK}, // no shards: an empty corpus
+		{"merge without out", []string{"corpus", "merge", out}, exitUsage},
+		{"merge into non-empty", []string{"corpus", "merge", "--out", out, dir}, exitUsage},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := runCLI(t, tc.args...); got != tc.want {
+				t.Errorf("exit %d, want %d", got, tc.want)
+			}
+			b, err := os.ReadFile(keep)
+			if err != nil || !strings.Contains(string(b), "triage-corpus/1") {
+				t.Errorf("existing manifest damaged: %q %v", b, err)
+			}
+		})
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in     string
+		i, n   int
+		wantOK bool
+	}{
+		{"0/1", 0, 1, true}, {"3/8", 3, 8, true}, {"8/8", 0, 0, false}, {"-1/2", 0, 0, false},
+		{"1", 0, 0, false}, {"a/b", 0, 0, false}, {"0/0", 0, 0, false},
+	}
+	for _, tc := range tests {
+		i, n, err := parseShard(tc.in)
+		if (err == nil) != tc.wantOK || (tc.wantOK && (i != tc.i || n != tc.n)) {
+			t.Errorf("parseShard(%q) = %d, %d, %v", tc.in, i, n, err)
+		}
+	}
+}
+
+// TestCorpusBuildMutateSandbox builds a tiny corpus with the real mutate
+// proposer and sandbox, then resumes it and reads it back.
+func TestCorpusBuildMutateSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Python sandbox: skipped under -short")
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	task := `{"task_id":"sq","question":"square","solution":"def f(x):\n    return x * x\n","test":"from solution import f\n\ndef test_a():\n    assert f(2) == 4\n\ndef test_b():\n    assert f(3) == 9\n"}` + "\n"
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(tasks, []byte(task), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "c")
+	args := []string{"corpus", "build", "--tasks", tasks, "--k", "2", "--depth", "2", "--roots", "2", "--out", out, "--workers", "1", "--no-progress"}
+	if got := runCLI(t, args...); got != exitOK {
+		t.Fatalf("build: exit %d", got)
+	}
+	if got := runCLI(t, args...); got != exitUsage {
+		t.Errorf("rebuild without --resume: exit %d, want %d", got, exitUsage)
+	}
+	if got := runCLI(t, append(args, "--resume")...); got != exitOK {
+		t.Errorf("resume of a complete build: exit %d", got)
+	}
+	trees, err := corpus.LoadTrees(out)
+	if err != nil || len(trees) == 0 {
+		t.Fatalf("load: %d trees, %v", len(trees), err)
+	}
+	for _, tr := range trees {
+		if tr.Root().Solved() {
+			t.Errorf("tree %s: the injected root passes", tr.ID)
+		}
+		if len(tr.Nodes) < 2 {
+			t.Errorf("tree %s: root not expanded", tr.ID)
+		}
+	}
+	if got := runCLI(t, "corpus", "stats", out); got != exitOK {
+		t.Errorf("stats: exit %d", got)
+	}
+	// A second build from scratch, with two workers, gives the same trees
+	// (run times aside): ids, roots and proposals are deterministic.
+	out2 := filepath.Join(dir, "c2")
+	args2 := []string{"corpus", "build", "--tasks", tasks, "--k", "2", "--depth", "2", "--roots", "2", "--out", out2, "--workers", "2", "--no-progress"}
+	if got := runCLI(t, args2...); got != exitOK {
+		t.Fatalf("second build: exit %d", got)
+	}
+	trees2, err := corpus.LoadTrees(out2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trees2) != len(trees) {
+		t.Fatalf("second build: %d trees, first %d", len(trees2), len(trees))
+	}
+	for i := range trees {
+		a, b := stripTimes(trees[i]), stripTimes(trees2[i])
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("tree %s differs between two builds", trees[i].ID)
+		}
+	}
+}
+
+// stripTimes zeroes the run times of a tree's executions.
+func stripTimes(t *corpus.Tree) *corpus.Tree {
+	for i := range t.Nodes {
+		t.Nodes[i].Exec.DurationMS = 0
+		for j := range t.Nodes[i].Exec.Tests {
+			t.Nodes[i].Exec.Tests[j].DurationMS = 0
+		}
+	}
+	return t
+}
