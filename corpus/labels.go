@@ -1,10 +1,5 @@
 package corpus
 
-import (
-	"crypto/sha256"
-	"encoding/binary"
-)
-
 // ComputeLabels fills the Label of every edge of a complete tree.
 //
 // For edge e = (v, u): B = D − depth(u) + 1. If u is solved, T = 1;
@@ -52,19 +47,10 @@ func ComputeLabels(t *Tree) {
 	}
 }
 
-// splitOf returns the task's split, or a stable 80/10/10 assignment by a
-// hash of its id when the task names none.
+// splitOf returns the task's split, or SplitFor(task.ID) when it names none.
 func splitOf(task *Task) string {
 	if task.Split != "" {
 		return task.Split
 	}
-	h := sha256.Sum256([]byte(task.ID))
-	switch r := binary.BigEndian.Uint64(h[:8]) % 10; {
-	case r < 8:
-		return SplitTrain
-	case r == 8:
-		return SplitVal
-	default:
-		return SplitTest
-	}
+	return SplitFor(task.ID)
 }

@@ -1,0 +1,228 @@
+package corpus
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// ShardGlob matches complete shard files in a corpus folder; temporary
+// files (".part-*.parquet.tmp") never match.
+const ShardGlob = "part-*.parquet"
+
+// ProjectedRow is the column projection (tree_id, depth, pass_rate) used by
+// quick scans and the read benchmark; only those columns are decoded.
+type ProjectedRow struct {
+	TreeID   string  `parquet:"tree_id"`
+	Depth    int32   `parquet:"depth"`
+	PassRate float64 `parquet:"pass_rate"`
+}
+
+// ShardInfo describes one shard file from its footer.
+type ShardInfo struct {
+	Path              string `json:"path"`
+	Rows              int64  `json:"rows"`
+	RowGroups         int    `json:"row_groups"`
+	Bytes             int64  `json:"bytes"`
+	UncompressedBytes int64  `json:"uncompressed_bytes"`
+	Schema            string `json:"schema"`
+}
+
+// ListShards returns the shard files of the corpus folders, folder by folder
+// in the order given, files sorted by name, each path once.
+func ListShards(dirs ...string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		st, err := os.Stat(d)
+		if err != nil {
+			return nil, fmt.Errorf("corpus folder: %w", err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("corpus folder %s: not a directory", d)
+		}
+		files, err := filepath.Glob(filepath.Join(d, ShardGlob))
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", d, err)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				abs = f
+			}
+			if !seen[abs] {
+				seen[abs] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// openShard opens a Parquet file with parquet.OpenFile, which returns an
+// error on a truncated or foreign file; a panic inside it on a corrupt
+// footer is turned into an error too.
+func openShard(path string) (pf *parquet.File, file *os.File, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open shard: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("stat shard: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f.Close()
+			pf, file, err = nil, nil, fmt.Errorf("shard %s: corrupt file: %v", path, r)
+		}
+	}()
+	pf, err = parquet.OpenFile(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("shard %s: %w", path, err)
+	}
+	return pf, f, nil
+}
+
+// InspectShard reads a shard's footer.
+func InspectShard(path string) (ShardInfo, error) {
+	pf, f, err := openShard(path)
+	if err != nil {
+		return ShardInfo{}, err
+	}
+	defer f.Close()
+	info := ShardInfo{Path: path, Rows: pf.NumRows(), RowGroups: len(pf.RowGroups()), Bytes: pf.Size()}
+	info.Schema, _ = pf.Lookup("triage.schema")
+	for _, rg := range pf.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			info.UncompressedBytes += c.MetaData.TotalUncompressedSize
+		}
+	}
+	return info, nil
+}
+
+// scanFile reads every row of a Parquet file as T (a projection of NodeRow)
+// in batches and calls fn with each batch; the batch slice is reused. Decoding
+// panics of a corrupt file become errors.
+func scanFile[T any](path string, batch int, fn func([]T) error) (err error) {
+	pf, f, err := openShard(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("shard %s: corrupt data: %v", path, r)
+		}
+	}()
+	r := parquet.NewGenericReader[T](pf)
+	defer r.Close()
+	buf := make([]T, batch)
+	for {
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if err := fn(buf[:n]); err != nil {
+				return err
+			}
+		}
+		if errors.Is(rerr, io.EOF) {
+			return nil
+		}
+		if rerr != nil {
+			return fmt.Errorf("read shard %s: %w", path, rerr)
+		}
+		clear(buf)
+	}
+}
+
+// ScanRows calls fn with batches of full rows of one shard file.
+func ScanRows(path string, fn func([]NodeRow) error) error {
+	return scanFile(path, 256, fn)
+}
+
+// ScanProjected calls fn with batches of the (tree_id, depth, pass_rate)
+// projection of one shard file.
+func ScanProjected(path string, fn func([]ProjectedRow) error) error {
+	return scanFile(path, 4096, fn)
+}
+
+// ScanTrees calls fn once per tree with all of that tree's rows, over the
+// union of the corpus folders: a tree id seen in an earlier file is skipped,
+// so overlapping shard folders count each tree once. The rows passed to fn
+// are not reused.
+func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
+	files, err := ListShards(dirs...)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, path := range files {
+		inFile := map[string]bool{}
+		var cur []NodeRow
+		flush := func() error {
+			if len(cur) == 0 {
+				return nil
+			}
+			rows := cur
+			cur = nil
+			inFile[rows[0].TreeID] = true
+			return fn(rows)
+		}
+		err := ScanRows(path, func(batch []NodeRow) error {
+			for i := range batch {
+				r := batch[i]
+				if seen[r.TreeID] {
+					continue
+				}
+				if len(cur) > 0 && cur[0].TreeID != r.TreeID {
+					if inFile[r.TreeID] {
+						return fmt.Errorf("shard %s: rows of tree %s are not contiguous", path, r.TreeID)
+					}
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+				cur = append(cur, r)
+			}
+			return nil
+		})
+		if err == nil {
+			err = flush()
+		}
+		if err != nil {
+			return err
+		}
+		for id := range inFile {
+			seen[id] = true
+		}
+	}
+	return nil
+}
+
+// LoadTrees reads every tree of the corpus folders' shards (the union of the
+// folders, each tree id once), sorted by tree id, with nodes, edges and
+// labels filled. A shard holding a partial tree is an error.
+func LoadTrees(dirs ...string) ([]*Tree, error) {
+	var trees []*Tree
+	err := ScanTrees(dirs, func(rows []NodeRow) error {
+		t, err := TreeFromRows(rows)
+		if err != nil {
+			return err
+		}
+		trees = append(trees, t)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load trees: %w", err)
+	}
+	sort.Slice(trees, func(i, j int) bool { return trees[i].ID < trees[j].ID })
+	return trees, nil
+}

@@ -1,0 +1,161 @@
+package corpus
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// SplitStats counts tasks and trees of one split.
+type SplitStats struct {
+	Tasks       int `json:"tasks"`
+	Trees       int `json:"trees"`
+	Nodes       int `json:"nodes"`
+	SolvedTrees int `json:"solved_trees"`
+}
+
+// Stats summarizes a corpus (the union of its folders).
+type Stats struct {
+	Shards       int                    `json:"shards"`
+	Bytes        int64                  `json:"bytes"`
+	Uncompressed int64                  `json:"uncompressed_bytes"`
+	Compression  float64                `json:"compression_ratio"`
+	TextBytes    int64                  `json:"text_bytes"`
+	Tasks        int                    `json:"tasks"`
+	Trees        int                    `json:"trees"`
+	Nodes        int                    `json:"nodes"`
+	SolvedTrees  int                    `json:"solved_trees"`
+	SolvedFrac   float64                `json:"solved_fraction"`
+	Splits       map[string]*SplitStats `json:"splits"`
+	// SolveDepth counts trees by the depth of their shallowest fix (the
+	// solve distance from the root; "0" = the root passes), plus "unsolved".
+	SolveDepth map[string]int `json:"solve_depth_histogram"`
+	// EdgeT counts edges by label t ("censored" for censored edges).
+	EdgeT            map[string]int `json:"edge_t_histogram"`
+	MeanNodesPerRoot float64        `json:"mean_nodes_per_root"`
+	Edits            int64          `json:"edits"`
+	MeanPassRate     float64        `json:"mean_pass_rate"`
+	OutputTokens     int64          `json:"output_tokens"`
+	ProposeTokens    int64          `json:"propose_tokens"`
+	ReviseTokens     int64          `json:"revise_tokens"`
+	TokensEstimated  bool           `json:"tokens_estimated"`
+	ProposeFailed    int            `json:"propose_failed"`
+	ReviseFailed     int            `json:"revise_failed"`
+	Statuses         map[string]int `json:"statuses"`
+}
+
+// ComputeStats scans the corpus folders (their union, each tree once).
+func ComputeStats(dirs ...string) (*Stats, error) {
+	files, err := ListShards(dirs...)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stats{Splits: map[string]*SplitStats{}, SolveDepth: map[string]int{}, EdgeT: map[string]int{},
+		Statuses: map[string]int{}, Shards: len(files)}
+	for _, f := range files {
+		info, err := InspectShard(f)
+		if err != nil {
+			return nil, err
+		}
+		s.Bytes += info.Bytes
+		s.Uncompressed += info.UncompressedBytes
+	}
+	tasks := map[string]string{}
+	taskSplitSeen := map[string]bool{}
+	var passSum float64
+	err = ScanTrees(dirs, func(rows []NodeRow) error {
+		r0 := &rows[0]
+		if int(r0.TreeNodes) != len(rows) {
+			return fmt.Errorf("tree %s: %d rows, want %d", r0.TreeID, len(rows), r0.TreeNodes)
+		}
+		sp := s.Splits[r0.Split]
+		if sp == nil {
+			sp = &SplitStats{}
+			s.Splits[r0.Split] = sp
+		}
+		if _, ok := tasks[r0.TaskID]; !ok {
+			tasks[r0.TaskID] = r0.Split
+		}
+		if key := r0.Split + "\x00" + r0.TaskID; !taskSplitSeen[key] {
+			taskSplitSeen[key] = true
+			sp.Tasks++
+		}
+		sp.Trees++
+		sp.Nodes += len(rows)
+		s.Trees++
+		s.Nodes += len(rows)
+		fix := -1
+		for i := range rows {
+			r := &rows[i]
+			passSum += r.PassRate
+			s.Edits += int64(len(r.Edits))
+			s.OutputTokens += int64(r.OutputTokens)
+			s.ProposeTokens += int64(r.ProposeTokens)
+			s.ReviseTokens += int64(r.ReviseTokens)
+			s.TokensEstimated = s.TokensEstimated || r.TokensEstimated
+			s.TextBytes += rowTextBytes(r)
+			s.Statuses[r.Status]++
+			if r.ProposeFailed {
+				s.ProposeFailed++
+			}
+			if r.ReviseFailed {
+				s.ReviseFailed++
+			}
+			if r.Solved && (fix < 0 || int(r.Depth) < fix) {
+				fix = int(r.Depth)
+			}
+			for _, e := range r.Edits {
+				if e.Censored {
+					s.EdgeT["censored"]++
+				} else {
+					s.EdgeT[strconv.Itoa(int(e.T))]++
+				}
+			}
+		}
+		if fix >= 0 {
+			s.SolvedTrees++
+			sp.SolvedTrees++
+			s.SolveDepth[strconv.Itoa(fix)]++
+		} else {
+			s.SolveDepth["unsolved"]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("corpus stats: %w", err)
+	}
+	s.Tasks = len(tasks)
+	if s.Trees > 0 {
+		s.SolvedFrac = float64(s.SolvedTrees) / float64(s.Trees)
+		s.MeanNodesPerRoot = float64(s.Nodes) / float64(s.Trees)
+	}
+	if s.Nodes > 0 {
+		s.MeanPassRate = passSum / float64(s.Nodes)
+	}
+	if s.Bytes > 0 {
+		s.Compression = float64(s.Uncompressed) / float64(s.Bytes)
+	}
+	return s, nil
+}
+
+// SortedKeys returns a histogram's keys in numeric order, then the others.
+func SortedKeys(h map[string]int) []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, ea := strconv.Atoi(keys[i])
+		b, eb := strconv.Atoi(keys[j])
+		switch {
+		case ea == nil && eb == nil:
+			return a < b
+		case ea == nil:
+			return true
+		case eb == nil:
+			return false
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
