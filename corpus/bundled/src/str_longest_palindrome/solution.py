@@ -10,7 +10,7 @@ def longest_palindrome(s):
             hi += 1
         length = hi - lo - 1
         start = lo + 1
-        if length > best_len or (length == best_len and start < best_start):
+        if length > best_len:
             best_len = length
             best_start = start
     return s[best_start:best_start + best_len]
