@@ -1,0 +1,168 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// byteTokenizer maps each byte to a token id below vocab.
+type byteTokenizer struct{ vocab int }
+
+func (b byteTokenizer) Encode(s string) []int32 {
+	ids := make([]int32, len(s))
+	for i := 0; i < len(s); i++ {
+		ids[i] = int32(int(s[i]) % b.vocab)
+	}
+	return ids
+}
+
+// tinyLoRAModel is the fixture's base + adapter with a random head.
+func tinyLoRAModel(t testing.TB, seed int64) *Model {
+	t.Helper()
+	m, err := Load(tinyDir, Options{Seed: seed, HeadHidden: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadAdapter(adapterDir); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func testEdges(nParents, k int) []EdgeInput {
+	var edges []EdgeInput
+	for p := 0; p < nParents; p++ {
+		par := Parent{
+			Feedback:  strings.Repeat(fmt.Sprintf("FAILED test_%d: assert f(%d) == %d\n", p, p, p*p), p+1),
+			Diagnosis: strings.Repeat("the loop bound is off by one; ", 2+p),
+			Features:  ParentFeatures(float64(p)/4, 1-float64(p)/4, p%4, 4, 100*(p+1)),
+		}
+		for e := 0; e < k; e++ {
+			edges = append(edges, EdgeInput{Parent: par, Edit: strings.Repeat(fmt.Sprintf("change line %d ", e), e+1), B: 1 + (p+e)%4})
+		}
+	}
+	return edges
+}
+
+func TestPackedEqualsUnpacked(t *testing.T) {
+	m := tinyLoRAModel(t, 7)
+	be := testBackend(t)
+	tok := byteTokenizer{vocab: m.Config.VocabSize}
+	lim := Limits{Feedback: 60, Diagnosis: 50, Edit: 20}
+	packed, err := NewScorer(m, be, tok, ScorerOptions{Limits: lim, MaxRows: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer packed.Close()
+	single, err := NewScorer(m, be, tok, ScorerOptions{Limits: lim, MaxRows: 4, Unpacked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer single.Close()
+	edges := testEdges(3, 3)
+	// A fourth parent with 5 edits: split over two packed rows.
+	extra := testEdges(1, 5)
+	for i := range extra {
+		extra[i].Parent.Diagnosis = "another diagnosis"
+	}
+	edges = append(edges, extra...)
+	ctx := context.Background()
+	a, err := packed.Score(ctx, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := single.Score(ctx, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(edges) || len(b) != len(edges) {
+		t.Fatalf("got %d and %d outputs for %d edges", len(a), len(b), len(edges))
+	}
+	worst := 0.0
+	distinct := map[string]bool{}
+	for i := range edges {
+		for j := range a[i].P {
+			worst = math.Max(worst, math.Abs(a[i].P[j]-b[i].P[j]))
+		}
+		worst = math.Max(worst, math.Abs(a[i].S-b[i].S))
+		distinct[fmt.Sprintf("%.6f", a[i].S)] = true
+		var sum float64
+		for _, p := range a[i].P {
+			sum += p
+		}
+		if math.Abs(sum-1) > 1e-6 || a[i].S < 0 || a[i].S > 1 {
+			t.Errorf("edge %d: probabilities sum to %g, s = %g", i, sum, a[i].S)
+		}
+	}
+	if worst > 1e-5 {
+		t.Errorf("packed vs unpacked max difference %.3g > 1e-5", worst)
+	}
+	t.Logf("packed vs unpacked max difference %.3g", worst)
+	if len(distinct) < len(edges)/2 {
+		t.Errorf("only %d distinct scores over %d edges: inputs do not reach the output", len(distinct), len(edges))
+	}
+	// Logits, not just probabilities, agree; and scoring one edge alone matches its batch result.
+	alone, err := packed.Score(ctx, edges[4:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range alone[0].P {
+		if d := math.Abs(alone[0].P[j] - a[4].P[j]); d > 1e-5 {
+			t.Errorf("edge scored alone differs by %.3g", d)
+		}
+	}
+}
+
+func TestScoreErrors(t *testing.T) {
+	m := tinyLoRAModel(t, 1)
+	s, err := NewScorer(m, testBackend(t), byteTokenizer{vocab: 512}, ScorerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	bad := testEdges(1, 1)
+	bad[0].B = 0
+	if _, err := s.Score(ctx, bad); err == nil {
+		t.Error("b = 0 accepted")
+	}
+	if _, err := s.ScoreGroups(ctx, []TokenGroup{{Prefix: []int32{1, 9999}, Edits: [][]int32{{1}}, B: []int{1}}}); err == nil {
+		t.Error("out-of-vocabulary token accepted")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Score(cctx, testEdges(1, 1)); err == nil {
+		t.Error("cancelled context ignored")
+	}
+	if out, err := s.Score(ctx, nil); err != nil || len(out) != 0 {
+		t.Errorf("no edges: %v, %v", out, err)
+	}
+}
+
+func TestPriorityScore(t *testing.T) {
+	tests := []struct {
+		p    []float64
+		b    int
+		want float64
+	}{
+		{[]float64{1, 0, 0, 0, 0}, 4, 1},
+		{[]float64{0, 0, 0, 0, 1}, 4, 0},
+		{[]float64{0, 1, 0, 0, 0}, 2, 0.5},           // F(1)=0, F(2)=1
+		{[]float64{0.2, 0.2, 0.2, 0.2, 0.2}, 3, 0.4}, // (0.2+0.4+0.6)/3
+		{[]float64{0.5, 0.1, 0.1, 0.1, 0.2}, 1, 0.5},
+	}
+	for _, tc := range tests {
+		got, err := PriorityScore(tc.p, tc.b)
+		if err != nil || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("PriorityScore(%v, %d) = %g, %v; want %g", tc.p, tc.b, got, err, tc.want)
+		}
+	}
+	for _, b := range []int{0, 5, -1} {
+		if _, err := PriorityScore([]float64{0.2, 0.2, 0.2, 0.2, 0.2}, b); err == nil {
+			t.Errorf("b = %d accepted", b)
+		}
+	}
+}
