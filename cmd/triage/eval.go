@@ -27,6 +27,7 @@ func init() { register("", newEvalCmd) }
 type evalFlags struct {
 	corpus, split, policies, checkpoint, params, budgets string
 	reportPath, jsonFile, viewTree, viewPolicy           string
+	jsonToFile                                           bool // --json FILE: JSON to FILE, table on stdout
 	budget, seeds, resamples, workers                    int
 }
 
@@ -44,8 +45,30 @@ bootstrap clustered by task. Stochastic policies are averaged over --seeds.
 tree viewer. Hyperparameters come from --params (written by 'triage tune' on
 the validation split).`,
 		Example: `  triage eval --corpus out/corpus --split test --report out/eval.html
-  triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json`,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, &f) },
+  triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json
+  triage eval --corpus out/corpus --split test --json out/eval.json   # table on stdout, JSON to the file`,
+		// `--json FILE` (the form users know from the issue tracker and the
+		// README) writes the JSON summary to FILE and keeps the Markdown table
+		// on stdout; the global --json is a boolean, so FILE arrives as the one
+		// positional argument.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			if len(args) == 1 && flagJSON {
+				return nil
+			}
+			return badInput("eval takes no arguments (did you mean --json FILE or --corpus DIR?): %q", args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if f.jsonFile != "" && f.jsonFile != args[0] {
+					return badInput("--json %s and --json-file %s disagree", args[0], f.jsonFile)
+				}
+				f.jsonFile, f.jsonToFile = args[0], true
+			}
+			return runEval(cmd, &f)
+		},
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.corpus, "corpus", "", "corpus folders (comma-separated) holding Parquet shards (required)")
@@ -217,7 +240,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return err
 		}
 	}
-	if flagJSON {
+	if flagJSON && !f.jsonToFile {
 		return printJSON(cmd.OutOrStdout(), report.JSON(rep))
 	}
 	return report.WriteMarkdown(cmd.OutOrStdout(), rep)

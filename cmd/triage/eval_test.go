@@ -66,7 +66,7 @@ func TestEvalAndTune(t *testing.T) {
 	out := t.TempDir()
 	jsonPath, htmlPath := filepath.Join(out, "eval.json"), filepath.Join(out, "eval.html")
 	code, text := runEvalCLI(t, "eval", "--corpus", dir, "--seeds", "2", "--bootstrap", "50",
-		"--json-file", jsonPath, "--report", htmlPath)
+		"--json", jsonPath, "--report", htmlPath)
 	if code != 0 {
 		t.Fatalf("eval exit %d:\n%s", code, text)
 	}
