@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"triage/corpus"
+	"triage/search/sandbox"
+)
+
+func TestValidateTasks(t *testing.T) {
+	if _, err := exec.LookPath(sandbox.DefaultOptions().Python); err != nil {
+		t.Skip("no python")
+	}
+	test := "from solution import f\ndef test_f():\n    assert f() == 1\n"
+	tasks := []corpus.Task{
+		{ID: "good", Solution: "def f():\n    return 1\n", Test: test, Roots: []string{"def f():\n    return 0\n"}},
+		{ID: "bad-ref", Solution: "def f():\n    return 2\n", Test: test},
+		{ID: "passing-root", Solution: "def f():\n    return 1\n", Test: test, Roots: []string{"def f():\n    return 0\n", "def f():\n    return 1 + 0\n"}},
+		{ID: "no-import", Solution: "def g():\n    return 1\n", Test: test},
+	}
+	bad := []corpus.TaskLineError{{File: "x.jsonl", Line: 3, Err: errors.New("bad JSON")}}
+	opts := sandbox.DefaultOptions()
+	opts.Workers = 1
+	rep, err := validateTasks(context.Background(), tasks, bad, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tasks != 4 || rep.Valid != 1 || rep.Runs != 7 {
+		t.Errorf("tasks %d valid %d runs %d, want 4 1 7", rep.Tasks, rep.Valid, rep.Runs)
+	}
+	want := map[string]string{"bad-ref": "reference fails", "passing-root": "root 1 passes", "no-import": "load_error"}
+	if len(rep.Invalid) != len(want) {
+		t.Fatalf("invalid %+v", rep.Invalid)
+	}
+	for _, it := range rep.Invalid {
+		if !strings.Contains(it.Reason, want[it.TaskID]) {
+			t.Errorf("%s: reason %q, want it to contain %q", it.TaskID, it.Reason, want[it.TaskID])
+		}
+	}
+	if len(rep.Malformed) != 1 || rep.Malformed[0].Line != 3 || rep.Malformed[0].File != "x.jsonl" {
+		t.Errorf("malformed %+v", rep.Malformed)
+	}
+}

@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"runtime"
+	"time"
+)
+
+// Options configures a Pool. Zero fields take the DefaultOptions value.
+type Options struct {
+	// Workers is the number of warm workers, i.e. concurrent runs
+	// (default runtime.NumCPU()).
+	Workers int
+	// Python is the interpreter that has pytest (default /usr/bin/python3).
+	Python string
+	// Timeout is the wall-clock limit of one run (default 10s). The CPU-time
+	// rlimit is the same number of seconds, rounded up.
+	Timeout time.Duration
+	// MemoryMB caps one run's address space (RLIMIT_AS) and, plus the work
+	// tmpfs and the worker's own share, the worker's memory cgroup (default 1024).
+	MemoryMB int
+	// MaxProcs caps processes and threads: RLIMIT_NPROC of the run's uid and
+	// pids.max of the worker's cgroup (default 64).
+	MaxProcs int
+	// OutputBytes caps every file the run writes, captured output included
+	// (RLIMIT_FSIZE; default 16 MiB). Reaching it gives StatusOutput.
+	OutputBytes int64
+	// TmpfsMB is the size of the private work dir (default 64).
+	TmpfsMB int
+	// FeedbackChars truncates Execution.Feedback, keeping the head (default 4000).
+	FeedbackChars int
+	// Coverage fills TestResult.Lines with the lines of solution.py each test executed.
+	Coverage bool
+	// Dir is where the pool's temporary folder is made (default os.TempDir()).
+	Dir string
+	// NoIsolation starts workers without namespaces, cgroups or a uid change
+	// (rlimits and timeouts still apply). For debugging and comparison only.
+	NoIsolation bool
+	// UIDBase is the first uid runs are dropped to; worker i uses UIDBase+i.
+	// Zero picks a block of 64 uids from the process id, so pools of
+	// different processes do not share RLIMIT_NPROC counts. Used only as root.
+	UIDBase int
+}
+
+// DefaultOptions returns the defaults described on Options.
+func DefaultOptions() Options {
+	return Options{
+		Workers:       runtime.NumCPU(),
+		Python:        "/usr/bin/python3",
+		Timeout:       10 * time.Second,
+		MemoryMB:      1024,
+		MaxProcs:      64,
+		OutputBytes:   16 << 20,
+		TmpfsMB:       64,
+		FeedbackChars: 4000,
+	}
+}
+
+// withDefaults fills zero fields from DefaultOptions.
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.Workers <= 0 {
+		o.Workers = d.Workers
+	}
+	if o.Python == "" {
+		o.Python = d.Python
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = d.Timeout
+	}
+	if o.MemoryMB <= 0 {
+		o.MemoryMB = d.MemoryMB
+	}
+	if o.MaxProcs <= 0 {
+		o.MaxProcs = d.MaxProcs
+	}
+	if o.OutputBytes <= 0 {
+		o.OutputBytes = d.OutputBytes
+	}
+	if o.TmpfsMB <= 0 {
+		o.TmpfsMB = d.TmpfsMB
+	}
+	if o.FeedbackChars <= 0 {
+		o.FeedbackChars = d.FeedbackChars
+	}
+	return o
+}

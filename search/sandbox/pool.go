@@ -1,0 +1,332 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"triage/corpus"
+)
+
+// outerGrace is how long past a run's wall limit the pool waits for the
+// worker before killing the worker itself (its whole pid namespace).
+const outerGrace = 1500 * time.Millisecond
+
+// helloTimeout bounds a worker's start (importing and warming pytest).
+const helloTimeout = 60 * time.Second
+
+var poolSeq atomic.Int64
+
+// Pool runs programs against pytest files on warm, isolated workers. It
+// implements corpus.Executor and is safe for concurrent use; at most
+// Options.Workers runs proceed at once.
+type Pool struct {
+	opts   Options
+	dir    string
+	script string
+	slots  chan *slot
+	all    []*slot
+	nextID atomic.Uint64
+
+	mu          sync.Mutex
+	protections map[string]bool
+	closed      bool
+}
+
+// slot is one worker position: its cgroup, work dir, uid and current process.
+type slot struct {
+	idx     int
+	workdir string
+	uid     int
+	cg      *cgroup
+	w       *worker
+}
+
+// New starts a pool of opts.Workers warm workers. It fails when the
+// interpreter or pytest is missing; isolation layers that cannot be set up
+// are logged with slog.Warn and left out (see Protections).
+func New(opts Options) (*Pool, error) {
+	opts = opts.withDefaults()
+	base := opts.Dir
+	if base == "" {
+		base = os.TempDir()
+	}
+	if !opts.NoIsolation {
+		sweepStale(base)
+	}
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("triage-sandbox-%d-", os.Getpid()))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox dir: %w", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("sandbox dir: %w", err)
+	}
+	p := &Pool{opts: opts, dir: dir, script: filepath.Join(dir, "worker.py"),
+		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}}
+	if err := os.WriteFile(p.script, workerPy, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("write worker: %w", err)
+	}
+	root := os.Geteuid() == 0
+	seq := poolSeq.Add(1)
+	if opts.UIDBase <= 0 {
+		opts.UIDBase = 100000 + int((int64(os.Getpid())*7+seq*131)%40000)*64
+		p.opts.UIDBase = opts.UIDBase
+	}
+	cgName := filepath.Join("triage-sandbox", fmt.Sprintf("%d-%d", os.Getpid(), seq))
+	var warned []string
+	for i := 0; i < opts.Workers; i++ {
+		s := &slot{idx: i, workdir: filepath.Join(dir, "w"+strconv.Itoa(i)), uid: -1}
+		if err := os.Mkdir(s.workdir, 0o700); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("worker dir: %w", err)
+		}
+		if root && !opts.NoIsolation {
+			s.uid = opts.UIDBase + i
+		}
+		if !opts.NoIsolation {
+			memBytes := int64(opts.MemoryMB+opts.TmpfsMB+256) << 20
+			cg, warn := newCgroup(filepath.Join(cgName, "w"+strconv.Itoa(i)), memBytes, opts.MaxProcs)
+			s.cg = cg
+			if i == 0 {
+				warned = append(warned, warn...)
+			}
+		}
+		p.all = append(p.all, s)
+	}
+	for _, w := range warned {
+		slog.Warn("sandbox: isolation layer unavailable", "detail", w)
+	}
+	// Start every worker concurrently; a start failure is fatal.
+	errs := make([]error, len(p.all))
+	var wg sync.WaitGroup
+	for i, s := range p.all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = p.start(s)
+		}()
+	}
+	wg.Wait()
+	for _, s := range p.all {
+		p.slots <- s
+	}
+	if err := errors.Join(errs...); err != nil {
+		p.Close()
+		return nil, err
+	}
+	prot := p.Protections()
+	slog.Debug("sandbox pool started", "workers", opts.Workers, "protections", prot)
+	return p, nil
+}
+
+// start (re)starts the worker of slot s.
+func (p *Pool) start(s *slot) error {
+	if s.cg != nil {
+		s.cg.killAll(2 * time.Second)
+	}
+	if err := clearDir(s.workdir); err != nil {
+		return err
+	}
+	hide := []string{"/root", "/home"}
+	if h, err := os.UserHomeDir(); err == nil && h != "/" {
+		hide = append(hide, h)
+	}
+	cfg := workerConfig{Workdir: s.workdir, UID: s.uid, MountNS: !p.opts.NoIsolation, TmpfsMB: p.opts.TmpfsMB, Hide: dedupe(hide)}
+	w, err := startWorker(p.opts.Python, p.script, cfg, !p.opts.NoIsolation, s.cg, helloTimeout)
+	if err != nil {
+		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
+	}
+	s.w = w
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.protections) == 0 {
+		for _, warn := range w.hello.Warnings {
+			slog.Warn("sandbox: isolation layer unavailable", "detail", warn)
+		}
+		if !w.nsFlags && !p.opts.NoIsolation {
+			slog.Warn("sandbox: could not create namespaces; running without net/mount/pid isolation")
+		}
+	}
+	set := map[string]bool{"wall-timeout": true, "output-cap": true}
+	for _, pr := range w.hello.Protections {
+		set[pr] = true
+	}
+	if w.nsFlags {
+		set["netns"], set["ipcns"], set["utsns"], set["mountns"] = true, true, true, true
+	}
+	if s.cg != nil && s.cg.pids != "" {
+		set["cgroup-pids"] = true
+	}
+	if s.cg != nil && s.cg.memory != "" {
+		set["cgroup-memory"] = true
+	}
+	p.protections = set
+	return nil
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func clearDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("clear %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("clear %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// Protections lists the isolation layers in force, sorted: netns, mountns,
+// pidns, ipcns, utsns, fresh-proc, private-tmpfs, readonly-root, hidden-home,
+// uid-drop, rlimits, cgroup-pids, cgroup-memory, wall-timeout, output-cap.
+func (p *Pool) Protections() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, 0, len(p.protections))
+	for k := range p.protections {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Options returns the options the pool runs with, defaults filled in.
+func (p *Pool) Options() Options { return p.opts }
+
+// Run saves program as solution.py and tests as test_solution.py, runs
+// pytest on them in a fresh isolated child of a warm worker and returns the
+// verdicts. A failing, hanging or crashing program is data in the Execution;
+// the error is for cancellation and for workers that cannot be (re)started.
+func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution, error) {
+	var s *slot
+	select {
+	case s = <-p.slots:
+	case <-ctx.Done():
+		return corpus.Execution{}, ctx.Err()
+	}
+	defer func() { p.slots <- s }()
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		return corpus.Execution{}, errors.New("sandbox pool is closed")
+	}
+	if s.w == nil {
+		if err := p.start(s); err != nil {
+			return corpus.Execution{}, err
+		}
+	}
+	o := p.opts
+	req := wireRequest{
+		ID:       p.nextID.Add(1),
+		Program:  program,
+		Tests:    tests,
+		TimeoutS: o.Timeout.Seconds(),
+		Coverage: o.Coverage,
+		TextCap:  4 * o.FeedbackChars,
+		Limits: wireLimits{
+			CPUSeconds: int(math.Ceil(o.Timeout.Seconds())),
+			ASBytes:    int64(o.MemoryMB) << 20,
+			NProc:      o.MaxProcs,
+			FSize:      o.OutputBytes,
+			NoFile:     256,
+		},
+	}
+	start := time.Now()
+	resp, err := s.w.do(ctx.Done(), req, o.Timeout+outerGrace)
+	if err != nil {
+		// The worker is in an unknown state: end it (and its namespace);
+		// the next run on this slot starts a fresh one.
+		s.w.kill()
+		if s.cg != nil {
+			s.cg.killAll(time.Second)
+		}
+		s.w = nil
+		if ctx.Err() != nil {
+			return corpus.Execution{}, ctx.Err()
+		}
+		ms := float64(time.Since(start).Microseconds()) / 1000
+		if errors.Is(err, errWorkerDeadline) {
+			return failedExecution(corpus.StatusTimeout, fmt.Sprintf("TIMEOUT: the run did not finish within %v (worker killed)", o.Timeout), ms), nil
+		}
+		return failedExecution(corpus.StatusCrash, fmt.Sprintf("CRASH: the test process died: %v", err), ms), nil
+	}
+	if resp.Error != "" {
+		s.w.kill()
+		s.w = nil
+		return corpus.Execution{}, fmt.Errorf("sandbox worker: %s", resp.Error)
+	}
+	return buildExecution(resp, o), nil
+}
+
+// Close stops every worker and removes the pool's folders and cgroups.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	p.mu.Unlock()
+	// Wait for runs in flight (each is bounded by its deadline), then stop.
+	held := make([]*slot, 0, len(p.all))
+	for range p.all {
+		held = append(held, <-p.slots)
+	}
+	defer func() {
+		for _, s := range held {
+			p.slots <- s
+		}
+	}()
+	var errs []error
+	for _, s := range p.all {
+		if s.w != nil {
+			s.w.close()
+			s.w = nil
+		}
+		if s.cg != nil {
+			if err := s.cg.remove(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(p.all) > 0 && p.all[0].cg != nil {
+		for _, dir := range []string{p.all[0].cg.pids, p.all[0].cg.memory} {
+			if dir != "" {
+				_ = os.Remove(filepath.Dir(dir)) // the pool's folder; the shared parent stays
+			}
+		}
+	}
+	if err := os.RemoveAll(p.dir); err != nil {
+		errs = append(errs, fmt.Errorf("remove sandbox dir: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// failedExecution is the result of a run that produced no test reports.
+func failedExecution(status corpus.Status, feedback string, ms float64) corpus.Execution {
+	return corpus.Execution{Status: status, Tests: []corpus.TestResult{}, PassRate: 0, FailedFrac: 1, Feedback: feedback, DurationMS: ms}
+}

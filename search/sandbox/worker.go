@@ -1,0 +1,319 @@
+package sandbox
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+//go:embed worker.py
+var workerPy []byte
+
+// maxFrame bounds one protocol message from a worker.
+const maxFrame = 64 << 20
+
+// wireLimits are the per-run rlimits the worker's child sets.
+type wireLimits struct {
+	CPUSeconds int   `json:"cpu_s"`
+	ASBytes    int64 `json:"as_bytes"`
+	NProc      int   `json:"nproc"`
+	FSize      int64 `json:"fsize"`
+	NoFile     int   `json:"nofile"`
+}
+
+// wireRequest is one run request to a worker.
+type wireRequest struct {
+	ID       uint64     `json:"id"`
+	Program  string     `json:"program"`
+	Tests    string     `json:"tests"`
+	TimeoutS float64    `json:"timeout_s"`
+	Coverage bool       `json:"coverage"`
+	TextCap  int        `json:"text_cap"`
+	Limits   wireLimits `json:"limits"`
+}
+
+// wireEvent is one line the run's child streamed back.
+type wireEvent struct {
+	T           string   `json:"t"` // collected, collect_error, test, internal, done
+	Names       []string `json:"names,omitempty"`
+	NodeID      string   `json:"nodeid,omitempty"`
+	Name        string   `json:"name,omitempty"`
+	Passed      bool     `json:"passed,omitempty"`
+	DurMS       float64  `json:"dur_ms,omitempty"`
+	Msg         string   `json:"msg,omitempty"`
+	Text        string   `json:"text,omitempty"`
+	Lines       []int32  `json:"lines,omitempty"`
+	Exit        *int     `json:"exit,omitempty"`
+	OutputLimit bool     `json:"output_limit,omitempty"`
+}
+
+// wireResponse is a worker's answer to one request (or its hello).
+type wireResponse struct {
+	T           string      `json:"t,omitempty"` // "hello" for the first message
+	ID          uint64      `json:"id"`
+	Events      []wireEvent `json:"events"`
+	TimedOut    bool        `json:"timed_out"`
+	Overflow    bool        `json:"overflow"`
+	WallMS      float64     `json:"wall_ms"`
+	ChildCPUMS  float64     `json:"child_cpu_ms"`  // CPU of the run's child (not of processes it left)
+	WorkerCPUMS float64     `json:"worker_cpu_ms"` // CPU of the worker itself for this run
+	Signal      *int        `json:"signal,omitempty"`
+	Exit        *int        `json:"exit,omitempty"`
+	Error       string      `json:"error,omitempty"`
+	PID         int         `json:"pid,omitempty"`
+	Protections []string    `json:"protections,omitempty"`
+	Warnings    []string    `json:"warnings,omitempty"`
+	Python      string      `json:"python,omitempty"`
+}
+
+// readFrame reads one length-prefixed JSON message.
+func readFrame(r io.Reader) (wireResponse, error) {
+	var resp wireResponse
+	var head [4]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return resp, fmt.Errorf("read frame header: %w", err)
+	}
+	n := binary.BigEndian.Uint32(head[:])
+	if n > maxFrame {
+		return resp, fmt.Errorf("frame of %d bytes exceeds %d", n, maxFrame)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return resp, fmt.Errorf("read frame body: %w", err)
+	}
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return resp, fmt.Errorf("decode frame: %w", err)
+	}
+	return resp, nil
+}
+
+// writeFrame writes one length-prefixed JSON message.
+func writeFrame(w io.Writer, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode frame: %w", err)
+	}
+	buf := make([]byte, 4+len(body))
+	binary.BigEndian.PutUint32(buf, uint32(len(body)))
+	copy(buf[4:], body)
+	if _, err := w.Write(buf); err != nil {
+		return fmt.Errorf("write frame: %w", err)
+	}
+	return nil
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// worker is one running worker.py process.
+type worker struct {
+	cmd     *exec.Cmd
+	req     *os.File
+	out     chan wireResponse // responses; closed when the pipe ends
+	exited  chan struct{}     // closed when the process has been waited for
+	stderr  *tailBuffer
+	hello   wireResponse
+	nsFlags bool // started in new namespaces
+}
+
+const nsCloneFlags = syscall.CLONE_NEWNET | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
+	syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+
+// workerConfig is what worker.py reads from argv.
+type workerConfig struct {
+	Workdir string   `json:"workdir"`
+	UID     int      `json:"uid"`
+	MountNS bool     `json:"mountns"`
+	TmpfsMB int      `json:"tmpfs_mb"`
+	Hide    []string `json:"hide"`
+}
+
+// startWorker starts worker.py and waits for its hello. When namespaces
+// cannot be created (not root) and useNS is set, it retries without them and
+// reports that in the returned worker's nsFlags.
+func startWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup, helloTimeout time.Duration) (*worker, error) {
+	w, err := spawnWorker(python, script, cfg, useNS, cg, helloTimeout)
+	if err != nil && useNS && errors.Is(err, syscall.EPERM) {
+		cfg.MountNS = false
+		return spawnWorker(python, script, cfg, false, cg, helloTimeout)
+	}
+	return w, err
+}
+
+func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup, helloTimeout time.Duration) (*worker, error) {
+	cfg.MountNS = cfg.MountNS && useNS
+	cfgJSON, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("encode worker config: %w", err)
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("request pipe: %w", err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("response pipe: %w", err)
+	}
+	cmd := exec.Command(python, "-I", script, string(cfgJSON))
+	cmd.Dir = cfg.Workdir
+	cmd.Env = []string{
+		"PATH=/usr/local/bin:/usr/bin:/bin",
+		"LANG=C.UTF-8",
+		"LC_ALL=C.UTF-8",
+		"HOME=" + cfg.Workdir,
+		"TMPDIR=" + cfg.Workdir,
+	}
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	stderr := &tailBuffer{max: 16 << 10}
+	cmd.Stderr = stderr
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if useNS {
+		attr.Cloneflags = nsCloneFlags
+	}
+	cmd.SysProcAttr = attr
+	if err := cmd.Start(); err != nil {
+		reqR.Close()
+		reqW.Close()
+		respR.Close()
+		respW.Close()
+		return nil, fmt.Errorf("start worker %s: %w", python, err)
+	}
+	reqR.Close()
+	respW.Close()
+	w := &worker{cmd: cmd, req: reqW, out: make(chan wireResponse, 1), exited: make(chan struct{}), stderr: stderr, nsFlags: useNS}
+	go func() {
+		_ = cmd.Wait()
+		close(w.exited)
+	}()
+	// The worker forks nothing before its hello, so joining the cgroup now
+	// covers every run.
+	if cg != nil {
+		if err := cg.add(cmd.Process.Pid); err != nil {
+			w.kill()
+			respR.Close()
+			return nil, fmt.Errorf("join cgroup: %w", err)
+		}
+	}
+	go func() {
+		defer close(w.out)
+		defer respR.Close()
+		br := bufio.NewReaderSize(respR, 1<<16)
+		for {
+			resp, err := readFrame(br)
+			if err != nil {
+				return
+			}
+			w.out <- resp
+		}
+	}()
+	select {
+	case hello, ok := <-w.out:
+		if !ok || hello.T != "hello" {
+			w.kill()
+			return nil, fmt.Errorf("worker did not start: %s", strings.TrimSpace(w.stderr.String()))
+		}
+		w.hello = hello
+	case <-time.After(helloTimeout):
+		w.kill()
+		return nil, fmt.Errorf("worker did not start within %v: %s", helloTimeout, strings.TrimSpace(w.stderr.String()))
+	}
+	return w, nil
+}
+
+// errWorkerDied means the worker process ended or stopped answering.
+var errWorkerDied = errors.New("sandbox worker died")
+
+// errWorkerDeadline means the worker did not answer within the outer deadline.
+var errWorkerDeadline = errors.New("sandbox worker missed its deadline")
+
+// do sends one request and waits for its response, at most deadline.
+func (w *worker) do(stop <-chan struct{}, req wireRequest, deadline time.Duration) (wireResponse, error) {
+	errc := make(chan error, 1)
+	go func() { errc <- writeFrame(w.req, req) }()
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	for {
+		select {
+		case err := <-errc:
+			if err != nil {
+				return wireResponse{}, fmt.Errorf("%w: %v", errWorkerDied, err)
+			}
+			errc = nil
+		case resp, ok := <-w.out:
+			if !ok {
+				return wireResponse{}, fmt.Errorf("%w: %s", errWorkerDied, lastLine(w.stderr.String()))
+			}
+			if resp.ID != req.ID {
+				continue // a stale answer to an abandoned request
+			}
+			return resp, nil
+		case <-timer.C:
+			return wireResponse{}, errWorkerDeadline
+		case <-stop:
+			return wireResponse{}, errors.New("cancelled")
+		}
+	}
+}
+
+// kill ends the worker and, with it, its pid namespace.
+func (w *worker) kill() {
+	if w.cmd.Process != nil {
+		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+		_ = w.cmd.Process.Kill()
+	}
+	w.req.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// close asks the worker to stop (EOF on its request pipe), then kills it.
+func (w *worker) close() {
+	w.req.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(2 * time.Second):
+	}
+	w.kill()
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
