@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/corpus"
+	"triage/model/tokenizer"
 	"triage/search/proposer/mutate"
 	"triage/search/proposer/openai"
 	"triage/search/sandbox"
@@ -146,7 +147,13 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	cfg := corpus.BuildConfig{K: f.k, D: f.depth, ProposerName: f.proposer}
 	switch f.proposer {
 	case "mutate":
-		cfg.Proposer = mutate.New(mutate.Options{Seed: f.seed})
+		// Real Qwen3 token counts, so token metrics mean what they would
+		// with an LLM proposer of that family.
+		tok, err := tokenizer.Qwen3()
+		if err != nil {
+			return fmt.Errorf("load the Qwen3 tokenizer: %w", err)
+		}
+		cfg.Proposer = mutate.New(mutate.Options{Seed: f.seed, Tokens: tok})
 		cfg.Model = "mutate"
 	case "openai":
 		p, err := openai.New(openai.Options{BaseURL: f.baseURL, Model: f.model, APIKey: os.Getenv(f.apiKeyEnv),
@@ -166,6 +173,9 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
 	sopts.Timeout = f.timeout
+	// The mutate proposer localizes faults from per-test line coverage
+	// (Ochiai); an LLM proposer reads the feedback text instead.
+	sopts.Coverage = f.proposer == "mutate"
 	pool, err := sandbox.New(sopts)
 	if err != nil {
 		return fmt.Errorf("start sandbox: %w", err)

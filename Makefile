@@ -1,0 +1,68 @@
+# triage — build, set up, demo, test.
+#   make demo   set up prerequisites, build, run the main job on the embedded default
+#   make test   set up prerequisites, vet, run every test
+SHELL := /bin/bash
+GO ?= go
+PYTHON ?= /usr/bin/python3
+BIN := bin/triage
+OUT ?= out/demo
+export GOMLX_BACKEND ?= go:ops_sequential
+export GOMLX_NO_AUTO_INSTALL := 1
+
+.PHONY: all build demo test prereqs check-go check-python check-node check-chromium bench generate clean
+
+all: build
+
+build: check-go
+	$(GO) build -o $(BIN) ./cmd/triage
+
+# prereqs installs what can be installed (as root, through apt) and explains
+# the rest.
+prereqs: check-go check-python check-node check-chromium
+
+check-go:
+	@command -v $(GO) >/dev/null || { echo "Go >= 1.26 is required: https://go.dev/doc/install" >&2; exit 1; }
+	@v=$$($(GO) env GOVERSION | sed 's/^go//'); major=$${v%%.*}; rest=$${v#*.}; minor=$${rest%%.*}; \
+	 if [ "$$major" -lt 1 ] || { [ "$$major" -eq 1 ] && [ "$$minor" -lt 26 ]; }; then \
+	   echo "Go >= 1.26 is required, found $$v" >&2; exit 1; fi
+
+check-python:
+	@if ! $(PYTHON) -c 'import pytest' 2>/dev/null; then \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     echo "installing python3-pytest with apt-get" >&2; \
+	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-pytest) >/dev/null || exit 1; \
+	   else \
+	     echo "$(PYTHON) with pytest is required: run 'apt-get install python3-pytest' as root, or set PYTHON=/path/to/python3 that has pytest" >&2; exit 1; \
+	   fi; \
+	 fi
+
+# Node and npm read corpora back with DuckDB in the interop test; tests that
+# need them skip with a reason when they are missing.
+check-node:
+	@command -v npm >/dev/null || { \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) >/dev/null || echo "could not install nodejs/npm; DuckDB interop tests will skip" >&2; \
+	   else echo "npm not found: DuckDB interop tests will skip" >&2; fi; }
+
+# Chromium renders the HTML report in a test; that test skips without it.
+check-chromium:
+	@command -v chromium >/dev/null || { \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null || echo "could not install chromium; the report render test will skip" >&2; \
+	   else echo "chromium not found: the report render test will skip" >&2; fi; }
+
+demo: prereqs build
+	./scripts/demo.sh $(BIN) $(OUT)
+
+test: prereqs
+	$(GO) vet ./...
+	$(GO) test -timeout 30m ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./... 
+
+generate:
+	$(GO) generate ./corpus/bundled
+
+clean:
+	rm -rf bin out
