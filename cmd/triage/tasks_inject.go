@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"triage/corpus"
+	"triage/search/proposer/mutate"
+	"triage/search/sandbox"
+)
+
+func init() { register("tasks", newTasksInjectCmd) }
+
+// injectReport is the JSON output of `triage tasks inject`.
+type injectReport struct {
+	Tasks       int            `json:"tasks"`
+	Roots       int            `json:"roots"`
+	PerTask     map[string]int `json:"roots_per_task"`
+	WithoutRoot []string       `json:"without_root,omitempty"`
+	Out         string         `json:"out"`
+	Seed        uint64         `json:"seed"`
+	Seconds     float64        `json:"seconds"`
+}
+
+type tasksInjectFlags struct {
+	tasks, out string
+	roots      int
+	workers    int
+	seed       uint64
+	replace    bool
+}
+
+func newTasksInjectCmd() *cobra.Command {
+	f := &tasksInjectFlags{}
+	c := &cobra.Command{
+		Use:   "inject",
+		Short: "Plant bugs in reference solutions to make buggy roots (writes tasks with roots)",
+		Long: `inject makes the buggy starting programs (roots) of every task: it applies 1–3
+seeded mutations (comparison, arithmetic and boolean operators, constants,
+off-by-one bounds, swapped operands or arguments, wrong variables, negated
+conditions, deleted statements, changed return values) to the reference
+solution, runs each mutant in the sandbox, and keeps only mutants that load
+and fail at least one test, each program once, up to --roots per task. The
+same task file and seed give the same roots.
+
+Tasks that already have roots keep them unless --replace is given. The
+output is the task file (JSONL) with roots filled; tasks for which no
+failing mutant was found are written without roots and listed.`,
+		Example: `  triage tasks inject --tasks bundled --roots 5 --seed 1 --out tasks-with-roots.jsonl
+  triage tasks inject --tasks kodcode.jsonl --roots 3 --out k3.jsonl --json`,
+		RunE: func(cmd *cobra.Command, args []string) error { return tasksInjectHandler(cmd.Context(), cmd, f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
+	fl.StringVar(&f.out, "out", "", "output JSONL file (the tasks with roots)")
+	fl.IntVar(&f.roots, "roots", 5, "roots per task (at most)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutations")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "sandbox workers (and tasks injected concurrently)")
+	fl.BoolVar(&f.replace, "replace", false, "replace roots that tasks already have")
+	return c
+}
+
+func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectFlags) error {
+	if f.out == "" {
+		return badInput("--out is required")
+	}
+	if f.roots < 1 {
+		return badInput("--roots must be ≥ 1, got %d", f.roots)
+	}
+	if f.workers < 1 {
+		return badInput("--workers must be ≥ 1, got %d", f.workers)
+	}
+	tasks, err := loadTaskSpec(f.tasks)
+	if err != nil {
+		return err
+	}
+	opts := sandbox.DefaultOptions()
+	opts.Workers = f.workers
+	pool, err := sandbox.New(opts)
+	if err != nil {
+		return fmt.Errorf("start sandbox: %w", err)
+	}
+	defer pool.Close()
+	exec := sandbox.Cached(pool)
+
+	start := time.Now()
+	errs := make([]error, len(tasks))
+	sem := make(chan struct{}, f.workers)
+	var wg sync.WaitGroup
+	for i := range tasks {
+		if len(tasks[i].Roots) > 0 && !f.replace {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			roots, err := mutate.Inject(ctx, &tasks[i], exec, f.roots, f.seed)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			tasks[i].Roots = roots
+			slog.Debug("injected", "task", tasks[i].ID, "roots", len(roots))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+
+	rep := injectReport{Tasks: len(tasks), PerTask: map[string]int{}, Out: f.out, Seed: f.seed}
+	for _, t := range tasks {
+		rep.PerTask[t.ID] = len(t.Roots)
+		rep.Roots += len(t.Roots)
+		if len(t.Roots) == 0 {
+			rep.WithoutRoot = append(rep.WithoutRoot, t.ID)
+		}
+	}
+	if err := writeTasksFile(f.out, tasks); err != nil {
+		return err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	w := cmd.OutOrStdout()
+	if flagJSON {
+		return printJSON(w, rep)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "tasks\t%d\n", rep.Tasks)
+	fmt.Fprintf(tw, "roots\t%d\n", rep.Roots)
+	fmt.Fprintf(tw, "tasks without a root\t%d\n", len(rep.WithoutRoot))
+	fmt.Fprintf(tw, "seconds\t%.1f\n", rep.Seconds)
+	fmt.Fprintf(tw, "written\t%s\n", rep.Out)
+	return tw.Flush()
+}
+
+// writeTasksFile writes tasks as JSONL to path through a temporary file
+// renamed into place, so a failed run leaves no partial file.
+func writeTasksFile(path string, tasks []corpus.Task) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := corpus.WriteTasks(bw, tasks); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
