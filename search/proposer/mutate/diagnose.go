@@ -90,6 +90,24 @@ func parseFailures(ex corpus.Execution) []failure {
 // splitComparison splits `a == b` at its top-level `==` (outside brackets
 // and quotes); it returns empty strings when there is none.
 func splitComparison(s string) (left, right string) {
+	at := -1
+	forEachTopLevel(s, func(i int) bool {
+		if strings.HasPrefix(s[i:], " == ") {
+			at = i
+			return false
+		}
+		return true
+	})
+	if at < 0 {
+		return "", ""
+	}
+	return strings.TrimSpace(s[:at]), strings.TrimSpace(s[at+4:])
+}
+
+// forEachTopLevel calls visit with the index of every byte of s that is
+// outside quotes and brackets (bracket and quote characters themselves are
+// not visited), until visit returns false.
+func forEachTopLevel(s string, visit func(i int) bool) {
 	depth := 0
 	var quote byte
 	for i := 0; i < len(s); i++ {
@@ -107,11 +125,12 @@ func splitComparison(s string) (left, right string) {
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-		case depth == 0 && strings.HasPrefix(s[i:], " == "):
-			return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+4:])
+		case depth == 0:
+			if !visit(i) {
+				return
+			}
 		}
 	}
-	return "", ""
 }
 
 // suspicion scores lines of the program in [0, 1] and names the method used.

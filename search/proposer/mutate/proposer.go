@@ -273,27 +273,13 @@ func listLen(s string) int {
 	if inner == "" {
 		return 0
 	}
-	n, depth := 1, 0
-	var quote byte
-	for i := 0; i < len(inner); i++ {
-		c := inner[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 0 && i < len(inner)-1:
+	n := 1
+	forEachTopLevel(inner, func(i int) bool {
+		if inner[i] == ',' && i < len(inner)-1 {
 			n++
 		}
-	}
+		return true
+	})
 	return n
 }
 
