@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 
+	"triage/model/priority"
+
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph code reads as math
 	"github.com/gomlx/gomlx/pkg/core/shapes"
@@ -13,7 +15,7 @@ import (
 const HeadScope = "head"
 
 // NumFeatures is the number of parent features appended to the hidden state.
-const NumFeatures = 4
+const NumFeatures = priority.NumFeatures
 
 // Logits is the whole priority model as a graph function: decoder, last-token
 // gather, feature standardization and the head MLP. Inputs: tokens,

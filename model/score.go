@@ -11,15 +11,9 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph code reads as math
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
-)
 
-// Dist is the model's output for one edge: P over the D+1 bins (P[j] is the
-// probability that the solve distance is j+1; the last bin is "> D") and the
-// priority s(e) = (1/b) Σ_{m≤b} F(m).
-type Dist struct {
-	P []float64 `json:"p"`
-	S float64   `json:"s"`
-}
+	"triage/model/priority"
+)
 
 // ScorerOptions configure a Scorer.
 type ScorerOptions struct {
@@ -79,30 +73,38 @@ func (s *Scorer) Close() {
 // Score returns one Dist per edge, in order. Edges with the same parent
 // (same feedback, diagnosis and features) are packed together unless the
 // scorer is Unpacked. Score neither keeps nor modifies edges.
-func (s *Scorer) Score(ctx context.Context, edges []EdgeInput) ([]Dist, error) {
+func (s *Scorer) Score(ctx context.Context, edges []priority.Edge) ([]priority.Dist, error) {
 	if s.tok == nil {
 		return nil, fmt.Errorf("scorer: no tokenizer")
 	}
 	type where struct{ g, e int }
 	var groups []TokenGroup
-	idx := map[Parent]int{}
+	idx := map[parentKey]int{}
 	places := make([]where, len(edges))
-	for i, e := range edges {
-		g, ok := idx[e.Parent]
+	for i := range edges {
+		e := &edges[i]
+		if err := e.Validate(); err != nil {
+			return nil, fmt.Errorf("scorer: edge %d: %w", i, err)
+		}
+		if e.MaxDepth+1 != s.m.Opts.Bins {
+			return nil, fmt.Errorf("scorer: edge %d: depth limit %d, the model has %d bins", i, e.MaxDepth, s.m.Opts.Bins)
+		}
+		key := keyOf(e)
+		g, ok := idx[key]
 		if !ok {
 			g = len(groups)
-			idx[e.Parent] = g
-			groups = append(groups, TokenGroup{Prefix: SerializeParent(s.tok, s.opts.Limits, e.Parent), Features: e.Parent.Features})
+			idx[key] = g
+			groups = append(groups, TokenGroup{Prefix: SerializeParent(s.tok, s.opts.Limits, e), Features: e.Features()})
 		}
 		places[i] = where{g, len(groups[g].Edits)}
 		groups[g].Edits = append(groups[g].Edits, SerializeEdit(s.tok, s.opts.Limits, e.Edit))
-		groups[g].B = append(groups[g].B, e.B)
+		groups[g].B = append(groups[g].B, e.Remaining)
 	}
 	res, err := s.ScoreGroups(ctx, groups)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Dist, len(edges))
+	out := make([]priority.Dist, len(edges))
 	for i, p := range places {
 		out[i] = res[p.g][p.e]
 	}
@@ -111,22 +113,16 @@ func (s *Scorer) Score(ctx context.Context, edges []EdgeInput) ([]Dist, error) {
 
 // ScoreGroups scores already serialized groups: one Dist per edit, grouped
 // like the input.
-func (s *Scorer) ScoreGroups(ctx context.Context, groups []TokenGroup) ([][]Dist, error) {
+func (s *Scorer) ScoreGroups(ctx context.Context, groups []TokenGroup) ([][]priority.Dist, error) {
 	logits, err := s.GroupLogits(ctx, groups)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]Dist, len(groups))
+	out := make([][]priority.Dist, len(groups))
 	for g, grp := range groups {
-		out[g] = make([]Dist, len(grp.Edits))
+		out[g] = make([]priority.Dist, len(grp.Edits))
 		for e := range grp.Edits {
-			p := BinProbs(logits[g][e])
-			b := grp.B[e]
-			sc, err := PriorityScore(p, b)
-			if err != nil {
-				return nil, fmt.Errorf("scorer: group %d edit %d: %w", g, e, err)
-			}
-			out[g][e] = Dist{P: p, S: sc}
+			out[g][e] = priority.Softmax(logits[g][e])
 		}
 	}
 	return out, nil

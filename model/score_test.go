@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"triage/model/priority"
 )
 
 // byteTokenizer maps each byte to a token id below vocab.
@@ -32,16 +34,19 @@ func tinyLoRAModel(t testing.TB, seed int64) *Model {
 	return m
 }
 
-func testEdges(nParents, k int) []EdgeInput {
-	var edges []EdgeInput
+func testEdges(nParents, k int) []priority.Edge {
+	var edges []priority.Edge
 	for p := 0; p < nParents; p++ {
-		par := Parent{
+		par := priority.Edge{
 			Feedback:  strings.Repeat(fmt.Sprintf("FAILED test_%d: assert f(%d) == %d\n", p, p, p*p), p+1),
 			Diagnosis: strings.Repeat("the loop bound is off by one; ", 2+p),
-			Features:  ParentFeatures(float64(p)/4, 1-float64(p)/4, p%4, 4, 100*(p+1)),
+			PassRate:  float64(p%5) / 4, FailedFrac: 1 - float64(p%5)/4,
+			Depth: p % 4, MaxDepth: 4, Remaining: 4 - p%4, ProgramLen: 100 * (p + 1),
 		}
 		for e := 0; e < k; e++ {
-			edges = append(edges, EdgeInput{Parent: par, Edit: strings.Repeat(fmt.Sprintf("change line %d ", e), e+1), B: 1 + (p+e)%4})
+			ed := par
+			ed.Edit = strings.Repeat(fmt.Sprintf("change line %d ", e), e+1)
+			edges = append(edges, ed)
 		}
 	}
 	return edges
@@ -66,7 +71,7 @@ func TestPackedEqualsUnpacked(t *testing.T) {
 	// A fourth parent with 5 edits: split over two packed rows.
 	extra := testEdges(1, 5)
 	for i := range extra {
-		extra[i].Parent.Diagnosis = "another diagnosis"
+		extra[i].Diagnosis = "another diagnosis"
 	}
 	edges = append(edges, extra...)
 	ctx := context.Background()
@@ -84,17 +89,16 @@ func TestPackedEqualsUnpacked(t *testing.T) {
 	worst := 0.0
 	distinct := map[string]bool{}
 	for i := range edges {
-		for j := range a[i].P {
-			worst = math.Max(worst, math.Abs(a[i].P[j]-b[i].P[j]))
+		for j := range a[i] {
+			worst = math.Max(worst, math.Abs(a[i][j]-b[i][j]))
 		}
-		worst = math.Max(worst, math.Abs(a[i].S-b[i].S))
-		distinct[fmt.Sprintf("%.6f", a[i].S)] = true
-		var sum float64
-		for _, p := range a[i].P {
-			sum += p
+		sa, err := a[i].S(edges[i].Remaining)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if math.Abs(sum-1) > 1e-6 || a[i].S < 0 || a[i].S > 1 {
-			t.Errorf("edge %d: probabilities sum to %g, s = %g", i, sum, a[i].S)
+		distinct[fmt.Sprintf("%.6f", sa)] = true
+		if err := a[i].Validate(); err != nil || sa < 0 || sa > 1 {
+			t.Errorf("edge %d: %v, s = %g", i, err, sa)
 		}
 	}
 	if worst > 1e-5 {
@@ -109,8 +113,8 @@ func TestPackedEqualsUnpacked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j := range alone[0].P {
-		if d := math.Abs(alone[0].P[j] - a[4].P[j]); d > 1e-5 {
+	for j := range alone[0] {
+		if d := math.Abs(alone[0][j] - a[4][j]); d > 1e-5 {
 			t.Errorf("edge scored alone differs by %.3g", d)
 		}
 	}
@@ -125,9 +129,14 @@ func TestScoreErrors(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	bad := testEdges(1, 1)
-	bad[0].B = 0
+	bad[0].Remaining = 0
 	if _, err := s.Score(ctx, bad); err == nil {
 		t.Error("b = 0 accepted")
+	}
+	bad = testEdges(1, 1)
+	bad[0].MaxDepth, bad[0].Remaining = 6, 6
+	if _, err := s.Score(ctx, bad); err == nil {
+		t.Error("depth limit that does not match the model's bins accepted")
 	}
 	if _, err := s.ScoreGroups(ctx, []TokenGroup{{Prefix: []int32{1, 9999}, Edits: [][]int32{{1}}, B: []int{1}}}); err == nil {
 		t.Error("out-of-vocabulary token accepted")
@@ -139,30 +148,5 @@ func TestScoreErrors(t *testing.T) {
 	}
 	if out, err := s.Score(ctx, nil); err != nil || len(out) != 0 {
 		t.Errorf("no edges: %v, %v", out, err)
-	}
-}
-
-func TestPriorityScore(t *testing.T) {
-	tests := []struct {
-		p    []float64
-		b    int
-		want float64
-	}{
-		{[]float64{1, 0, 0, 0, 0}, 4, 1},
-		{[]float64{0, 0, 0, 0, 1}, 4, 0},
-		{[]float64{0, 1, 0, 0, 0}, 2, 0.5},           // F(1)=0, F(2)=1
-		{[]float64{0.2, 0.2, 0.2, 0.2, 0.2}, 3, 0.4}, // (0.2+0.4+0.6)/3
-		{[]float64{0.5, 0.1, 0.1, 0.1, 0.2}, 1, 0.5},
-	}
-	for _, tc := range tests {
-		got, err := PriorityScore(tc.p, tc.b)
-		if err != nil || math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("PriorityScore(%v, %d) = %g, %v; want %g", tc.p, tc.b, got, err, tc.want)
-		}
-	}
-	for _, b := range []int{0, 5, -1} {
-		if _, err := PriorityScore([]float64{0.2, 0.2, 0.2, 0.2, 0.2}, b); err == nil {
-			t.Errorf("b = %d accepted", b)
-		}
 	}
 }

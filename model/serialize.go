@@ -1,9 +1,7 @@
 package model
 
 import (
-	"math"
-
-	"triage/corpus"
+	"triage/model/priority"
 )
 
 // Tokenizer encodes text into token ids; model/tokenizer's Tokenizer
@@ -29,49 +27,15 @@ type Limits struct {
 // DefaultLimits are DESIGN.md's: feedback ≤ 375, diagnosis ≤ 470, edit ≤ 175 tokens.
 func DefaultLimits() Limits { return Limits{Feedback: 375, Diagnosis: 470, Edit: 175} }
 
-// Parent is what an edge's parent contributes to its input: its execution
-// feedback, its diagnosis and its four raw features (see ParentFeatures).
-type Parent struct {
-	Feedback  string
-	Diagnosis string
-	Features  [NumFeatures]float32
+// parentKey identifies the shared part of edges of one parent: edges with
+// the same key are packed behind one copy of the prefix.
+type parentKey struct {
+	feedback, diagnosis string
+	features            [NumFeatures]float32
 }
 
-// EdgeInput is one edge to score: its parent, its edit text, and its
-// remaining depth B (1 ≤ B ≤ D; used for s(e) only, not a model input).
-type EdgeInput struct {
-	Parent Parent
-	Edit   string
-	B      int
-}
-
-// ParentFeatures returns the raw parent features, in order: pass rate,
-// normalized depth (depth/maxDepth), failed-test fraction, normalized program
-// length (ln(1+bytes)/ln(1+4096)). The head standardizes them with the mean
-// and std stored in the model (SetFeatureStats).
-func ParentFeatures(passRate, failedFrac float64, depth, maxDepth, programBytes int) [NumFeatures]float32 {
-	d := 0.0
-	if maxDepth > 0 {
-		d = float64(depth) / float64(maxDepth)
-	}
-	l := math.Log1p(float64(max(programBytes, 0))) / math.Log1p(4096)
-	return [NumFeatures]float32{float32(passRate), float32(d), float32(failedFrac), float32(l)}
-}
-
-// EdgeFromTree builds the input of edge e of tree t (parent feedback,
-// diagnosis, features; edit text; b = D − depth(parent)).
-func EdgeFromTree(t *corpus.Tree, e corpus.EdgeID) EdgeInput {
-	edge := &t.Edges[e]
-	p := &t.Nodes[edge.Parent]
-	return EdgeInput{
-		Parent: Parent{
-			Feedback:  p.Exec.Feedback,
-			Diagnosis: p.Diagnosis,
-			Features:  ParentFeatures(p.Exec.PassRate, p.Exec.FailedFrac, p.Depth, t.D, len(p.Program)),
-		},
-		Edit: edge.Edit.Text,
-		B:    t.D - p.Depth,
-	}
+func keyOf(e *priority.Edge) parentKey {
+	return parentKey{e.Feedback, e.Diagnosis, e.Features()}
 }
 
 // encodeLimited encodes s and keeps at most limit tokens. Texts much longer
@@ -94,7 +58,7 @@ func encodeLimited(tok Tokenizer, s string, limit int) []int32 {
 // SerializeParent returns the shared prefix of a parent's edges:
 // MarkerFeedback, feedback (≤ lim.Feedback tokens), MarkerDiagnosis,
 // diagnosis (≤ lim.Diagnosis tokens).
-func SerializeParent(tok Tokenizer, lim Limits, p Parent) []int32 {
+func SerializeParent(tok Tokenizer, lim Limits, p *priority.Edge) []int32 {
 	var ids []int32
 	ids = append(ids, tok.Encode(MarkerFeedback)...)
 	ids = append(ids, encodeLimited(tok, p.Feedback, lim.Feedback)...)

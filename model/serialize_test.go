@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"triage/corpus"
+	"triage/model/priority"
 )
 
 func TestSerialize(t *testing.T) {
 	tok := byteTokenizer{vocab: 256}
 	lim := Limits{Feedback: 5, Diagnosis: 4, Edit: 3}
-	p := Parent{Feedback: "abcdefghij", Diagnosis: "xy"}
+	p := &priority.Edge{Feedback: "abcdefghij", Diagnosis: "xy"}
 	got := string(toBytes(SerializeParent(tok, lim, p)))
 	if want := MarkerFeedback + "abcde" + MarkerDiagnosis + "xy"; got != want {
 		t.Errorf("prefix %q, want %q", got, want)
@@ -19,7 +19,7 @@ func TestSerialize(t *testing.T) {
 		t.Errorf("edit %q", got)
 	}
 	// Very long text is cut before encoding but still yields the limit.
-	long := Parent{Feedback: strings.Repeat("z", 1<<20)}
+	long := &priority.Edge{Feedback: strings.Repeat("z", 1<<20)}
 	if n := len(SerializeParent(tok, DefaultLimits(), long)); n != len(MarkerFeedback)+375+len(MarkerDiagnosis) {
 		t.Errorf("long feedback gave %d tokens", n)
 	}
@@ -34,20 +34,6 @@ func toBytes(ids []int32) []byte {
 		b[i] = byte(id)
 	}
 	return b
-}
-
-func TestParentFeaturesAndTree(t *testing.T) {
-	f := ParentFeatures(0.5, 0.25, 2, 4, 4096)
-	if f[0] != 0.5 || f[1] != 0.5 || f[2] != 0.25 || f[3] < 0.999 || f[3] > 1.001 {
-		t.Errorf("features %v", f)
-	}
-	tree := &corpus.Tree{D: 4, Nodes: []corpus.Node{{ID: 0, Depth: 1, Program: "x = 1\n",
-		Exec: corpus.Execution{PassRate: 0.5, FailedFrac: 0.5, Feedback: "FAILED"}, Diagnosis: "diag", Edges: []corpus.EdgeID{0}}},
-		Edges: []corpus.Edge{{ID: 0, Parent: 0, Edit: corpus.ProposedEdit{Text: "edit"}, Child: -1}}}
-	e := EdgeFromTree(tree, 0)
-	if e.B != 3 || e.Edit != "edit" || e.Parent.Feedback != "FAILED" || e.Parent.Diagnosis != "diag" || e.Parent.Features[1] != 0.25 {
-		t.Errorf("edge input %+v", e)
-	}
 }
 
 func TestMakeBatch(t *testing.T) {

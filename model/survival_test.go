@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"triage/model/priority"
+
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph test
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
@@ -32,7 +34,7 @@ func TestSurvivalNLL(t *testing.T) {
 	grad := tensors.MustCopyFlatData[float32](outs[1])
 	var mean float64
 	for i := range nll {
-		p := BinProbs(ref.Logits[i])
+		p := priority.Softmax(ref.Logits[i])
 		// Hand-computed NLL and gradient.
 		var want float64
 		wantGrad := make([]float64, bins)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -77,7 +78,7 @@ func (ep *abmctsEpisode) sample(p *posterior) float64 {
 	return p.sampleGaussian(ep.rng)
 }
 
-func (ep *abmctsEpisode) Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
+func (ep *abmctsEpisode) Ask(_ context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
 	ep.growNodes()
 	return ep.askTree(frontier, n, ep.pick)
 }

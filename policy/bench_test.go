@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
@@ -28,7 +29,7 @@ func BenchmarkDecision(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if _, err := ep.Ask(pending, 1); err != nil { // warm caches (learned scores here)
+				if _, err := ep.Ask(context.Background(), pending, 1); err != nil { // warm caches (learned scores here)
 					b.Fatal(err)
 				}
 				runtime.LockOSThread()
@@ -36,7 +37,7 @@ func BenchmarkDecision(b *testing.B) {
 				cpu0, okCPU := threadCPU()
 				b.ResetTimer()
 				for b.Loop() {
-					if _, err := ep.Ask(pending, 1); err != nil {
+					if _, err := ep.Ask(context.Background(), pending, 1); err != nil {
 						b.Fatal(err)
 					}
 				}

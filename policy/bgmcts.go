@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -116,7 +117,7 @@ func (ep *bgEpisode) addNode(x corpus.NodeID) {
 	}
 }
 
-func (ep *bgEpisode) Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
+func (ep *bgEpisode) Ask(_ context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
 	ep.growNodes()
 	return ep.askTree(frontier, n, ep.pick)
 }

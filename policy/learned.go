@@ -4,88 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"triage/corpus"
+	"triage/model/priority"
 )
 
-// EdgeInput is what a Scorer sees of one frontier edge: the parent
-// program's execution feedback and diagnosis, the edit text, and the raw
-// parent features (the scorer standardizes them). Remaining depth is not an
-// input of the model (DESIGN.md "The priority model"); it is given so that
-// a scorer may use it for bookkeeping only.
-type EdgeInput struct {
-	TreeID     string        `json:"tree_id"`
-	TaskID     string        `json:"task_id"`
-	Edge       corpus.EdgeID `json:"edge_id"`
-	Parent     corpus.NodeID `json:"parent_id"`
-	Index      int           `json:"index"`
-	Feedback   string        `json:"feedback"`
-	Diagnosis  string        `json:"diagnosis"`
-	Edit       string        `json:"edit"`
-	PassRate   float64       `json:"pass_rate"`
-	FailedFrac float64       `json:"failed_frac"`
-	Depth      int           `json:"depth"`     // the parent's depth
-	MaxDepth   int           `json:"max_depth"` // D
-	ProgramLen int           `json:"program_len"`
-	// Remaining is b(e) = D − depth(child) + 1.
-	Remaining int `json:"remaining"`
-}
-
-// Dist is a model's distribution over the solve distance of one edge:
-// Dist[j-1] = P(t = j) for j = 1..D, and Dist[D] = P(t > D).
-type Dist []float64
-
-// Priority is CodeTriage's score s(e) = (1/b) Σ_{m=1..b} F(m) with
-// F(m) = Σ_{j≤m} p_j: the expected fraction of the remaining depth b left
-// after the first fix. b < 1 counts as 1; solve distances past D (the last
-// entry, P(t > D)) add no mass to F.
-func (d Dist) Priority(b int) float64 {
-	if b < 1 {
-		b = 1
-	}
-	var f, s float64
-	for m := 1; m <= b; m++ {
-		if m <= len(d)-1 {
-			f += d[m-1]
-		}
-		s += f
-	}
-	return s / float64(b)
-}
-
-// Validate checks that d is a probability vector: finite, non-negative
-// entries summing to 1 within 1e-3.
-func (d Dist) Validate() error {
-	if len(d) == 0 {
-		return errors.New("empty distribution")
-	}
-	var sum float64
-	for i, p := range d {
-		if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
-			return fmt.Errorf("entry %d = %v is not a probability", i, p)
-		}
-		sum += p
-	}
-	if math.Abs(sum-1) > 1e-3 {
-		return fmt.Errorf("entries sum to %v, want 1", sum)
-	}
-	return nil
-}
-
-// Scorer rates frontier edges. Score returns exactly one Dist per input, in
-// the same order. It does not keep or modify edges. Its error is for
-// cancellation and infrastructure; the learned policy calls it once per
-// batch of edges that join the frontier and never again for the same edge.
+// Scorer rates frontier edges: one distribution over the solve distance per
+// edge, in order (priority.Dist; D+1 entries for an edge whose MaxDepth is
+// D). It does not keep or modify edges. Its error is for cancellation and
+// infrastructure; the learned policy calls it once per batch of edges that
+// join the frontier and never again for the same edge.
 type Scorer interface {
-	Score(ctx context.Context, edges []EdgeInput) ([]Dist, error)
+	Score(ctx context.Context, edges []priority.Edge) ([]priority.Dist, error)
 }
 
 // ScoreFunc adapts a function to Scorer.
-type ScoreFunc func(ctx context.Context, edges []EdgeInput) ([]Dist, error)
+type ScoreFunc func(ctx context.Context, edges []priority.Edge) ([]priority.Dist, error)
 
 // Score calls f.
-func (f ScoreFunc) Score(ctx context.Context, edges []EdgeInput) ([]Dist, error) {
+func (f ScoreFunc) Score(ctx context.Context, edges []priority.Edge) ([]priority.Dist, error) {
 	return f(ctx, edges)
 }
 
@@ -122,14 +59,14 @@ type learnedEpisode struct {
 	buf    []corpus.EdgeID
 }
 
-// Input builds the Scorer input of edge e of t.
-func Input(t *corpus.Tree, e corpus.EdgeID) EdgeInput {
+// Input is the one function that turns edge e of t into the priority
+// model's input; training examples and scoring inputs both come from it.
+func Input(t *corpus.Tree, e corpus.EdgeID) priority.Edge {
 	edge := &t.Edges[e]
 	par := &t.Nodes[edge.Parent]
 	d := maxDepth(t)
-	return EdgeInput{
-		TreeID: t.ID, TaskID: t.TaskID, Edge: e, Parent: edge.Parent, Index: edge.Index,
-		Feedback: par.Exec.Feedback, Diagnosis: par.Diagnosis, Edit: edge.Edit.Text,
+	return priority.Edge{
+		Feedback: par.Exec.Feedback, Diagnosis: par.Diagnosis, Edit: edge.Edit.Text, Program: par.Program,
 		PassRate: par.Exec.PassRate, FailedFrac: par.Exec.FailedFrac,
 		Depth: par.Depth, MaxDepth: d, ProgramLen: len(par.Program),
 		Remaining: d - par.Depth,
@@ -143,7 +80,7 @@ func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) 
 		ep.has = append(ep.has, false)
 	}
 	var ids []corpus.EdgeID
-	var in []EdgeInput
+	var in []priority.Edge
 	for _, e := range fr {
 		if !ep.has[e] {
 			ids = append(ids, e)
@@ -164,18 +101,21 @@ func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) 
 		if err := out[i].Validate(); err != nil {
 			return fmt.Errorf("learned: edge %d: %w", e, err)
 		}
-		ep.score[e] = out[i].Priority(in[i].Remaining)
+		if len(out[i]) != in[i].MaxDepth+1 {
+			return fmt.Errorf("learned: edge %d: %d bins for depth limit %d", e, len(out[i]), in[i].MaxDepth)
+		}
+		sc, err := out[i].S(in[i].Remaining)
+		if err != nil {
+			return fmt.Errorf("learned: edge %d: %w", e, err)
+		}
+		ep.score[e] = sc
 		ep.has[e] = true
 	}
 	return nil
 }
 
-func (ep *learnedEpisode) Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
-	return ep.AskContext(context.Background(), frontier, n)
-}
-
-// AskContext implements ContextAsker.
-func (ep *learnedEpisode) AskContext(ctx context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
+// Ask implements Episode; ctx bounds the Scorer call for edges new to the frontier.
+func (ep *learnedEpisode) Ask(ctx context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
 	fr, err := ep.beginAsk(frontier, n, ep.buf)
 	ep.buf = fr
 	if err != nil || len(fr) == 0 {

@@ -45,16 +45,8 @@ type Policy interface {
 // any order). It returns an error for an unknown edge, a child that does not
 // belong to e, or a child whose pass rate is outside [0, 1].
 type Episode interface {
-	Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error)
+	Ask(ctx context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error)
 	Tell(e corpus.EdgeID, child *corpus.Node) error
-}
-
-// ContextAsker is implemented by episodes whose Ask blocks (the learned
-// policy calls its Scorer there). The search loop prefers AskContext so that
-// cancelling the search cancels scoring; Ask equals AskContext with
-// context.Background().
-type ContextAsker interface {
-	AskContext(ctx context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error)
 }
 
 // Ranker is implemented by episodes that order the frontier by a per-edge

@@ -9,26 +9,37 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/model/priority"
 	"triage/policy"
 	"triage/policy/policytest"
 )
 
 // depthScorer prefers edits whose text names a larger first index: a test
 // Scorer standing in for the model.
-var textScorer = policy.ScoreFunc(func(_ context.Context, edges []policy.EdgeInput) ([]policy.Dist, error) {
-	out := make([]policy.Dist, len(edges))
+var textScorer = policy.ScoreFunc(func(_ context.Context, edges []priority.Edge) ([]priority.Dist, error) {
+	out := make([]priority.Dist, len(edges))
 	for i, e := range edges {
-		p1 := 0.1 + 0.2*float64(e.Index)
+		p1 := 0.1 + 0.2*float64(lastIndex(e.Edit))
 		if strings.HasPrefix(e.Edit, "edit [2") {
 			p1 = 0.95
 		}
-		d := make(policy.Dist, e.MaxDepth+1)
+		d := make(priority.Dist, e.MaxDepth+1)
 		d[0] = p1
 		d[e.MaxDepth] = 1 - p1
 		out[i] = d
 	}
 	return out, nil
 })
+
+// lastIndex reads the edit's index among its siblings from a policytest
+// edit text "edit [a b i]" (0 when absent).
+func lastIndex(text string) int {
+	i := strings.LastIndexByte(text, ']')
+	if i < 1 || text[i-1] < '0' || text[i-1] > '9' {
+		return 0
+	}
+	return int(text[i-1] - '0')
+}
 
 func allPolicies(t testing.TB) map[string]func() (policy.Policy, error) {
 	m := map[string]func() (policy.Policy, error){}
@@ -158,7 +169,7 @@ func TestABMCTSFirstStep(t *testing.T) {
 	tr := policytest.Exhaustive("ab", 3, 2, policytest.FixAt(0.3, 2, 2))
 	for seed := range uint64(20) {
 		ep := mustNew(t, "abmcts", nil).Start(tr, seed)
-		got, err := ep.Ask(tr.Root().Edges, 1)
+		got, err := ep.Ask(context.Background(), tr.Root().Edges, 1)
 		if err != nil || len(got) != 1 || got[0] != tr.Root().Edges[0] {
 			t.Fatalf("seed %d: first ask = %v, %v; want root edit 0", seed, got, err)
 		}
@@ -191,7 +202,7 @@ func TestREXPrefersHighPassRate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := ep.Ask(fr, 1)
+			got, err := ep.Ask(context.Background(), fr, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,40 +241,16 @@ func TestNewRejectsBadParams(t *testing.T) {
 	}
 }
 
-func TestDistPriority(t *testing.T) {
-	for _, c := range []struct {
-		d    policy.Dist
-		b    int
-		want float64
-	}{
-		{policy.Dist{1, 0, 0, 0, 0}, 4, 1},
-		{policy.Dist{0, 0, 0, 0, 1}, 4, 0},
-		{policy.Dist{0, 1, 0, 0, 0}, 4, 0.75},     // F = 0,1,1,1
-		{policy.Dist{0.5, 0.5, 0, 0, 0}, 2, 0.75}, // F = .5, 1
-		{policy.Dist{0.5, 0.5, 0, 0, 0}, 1, 0.5},
-		{policy.Dist{0.5, 0, 0, 0, 0.5}, 0, 0.5}, // b < 1 counts as 1
-	} {
-		if got := c.d.Priority(c.b); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("%v.Priority(%d) = %v, want %v", c.d, c.b, got, c.want)
-		}
-	}
-	for _, bad := range []policy.Dist{{}, {0.5, 0.6}, {-0.1, 1.1}, {math.NaN(), 1}} {
-		if bad.Validate() == nil {
-			t.Errorf("Validate(%v) = nil", bad)
-		}
-	}
-}
-
 // TestLearnedScoresOnce checks that every edge is scored exactly once, in
 // one batch per group of edges that joined the frontier together.
 func TestLearnedScoresOnce(t *testing.T) {
 	tr := policytest.Exhaustive("l", 3, 3, policytest.FixAt(0.2, 0, 0, 2))
-	seen := map[corpus.EdgeID]int{}
+	seen := map[string]int{}
 	var batches []int
-	sc := policy.ScoreFunc(func(ctx context.Context, in []policy.EdgeInput) ([]policy.Dist, error) {
+	sc := policy.ScoreFunc(func(ctx context.Context, in []priority.Edge) ([]priority.Dist, error) {
 		batches = append(batches, len(in))
 		for _, e := range in {
-			seen[e.Edge]++
+			seen[e.Edit]++ // edit texts name the edge's path: unique per edge
 		}
 		return textScorer(ctx, in)
 	})
@@ -276,7 +263,7 @@ func TestLearnedScoresOnce(t *testing.T) {
 	}
 	for e, n := range seen {
 		if n != 1 {
-			t.Errorf("edge %d scored %d times", e, n)
+			t.Errorf("edge %q scored %d times", e, n)
 		}
 	}
 	for i, n := range batches {
@@ -284,11 +271,11 @@ func TestLearnedScoresOnce(t *testing.T) {
 			t.Errorf("batch %d scored %d edges, want k = 3", i, n)
 		}
 	}
-	bad := policy.ScoreFunc(func(context.Context, []policy.EdgeInput) ([]policy.Dist, error) {
-		return []policy.Dist{{1}}, nil
+	bad := policy.ScoreFunc(func(context.Context, []priority.Edge) ([]priority.Dist, error) {
+		return []priority.Dist{{1}}, nil
 	})
 	p, _ = policy.NewLearned(bad)
-	if _, err := p.Start(tr, 1).Ask(tr.Root().Edges, 1); err == nil {
+	if _, err := p.Start(tr, 1).Ask(context.Background(), tr.Root().Edges, 1); err == nil {
 		t.Error("scorer with too few outputs: no error")
 	}
 }

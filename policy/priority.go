@@ -63,7 +63,7 @@ type priorityEpisode struct {
 	buf   []corpus.EdgeID
 }
 
-func (ep *priorityEpisode) Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
+func (ep *priorityEpisode) Ask(_ context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
 	fr, err := ep.beginAsk(frontier, n, ep.buf)
 	ep.buf = fr
 	if err != nil || len(fr) == 0 {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 
 	"triage/corpus"
@@ -61,7 +62,7 @@ func (ep *rexEpisode) growNodes() {
 	}
 }
 
-func (ep *rexEpisode) Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
+func (ep *rexEpisode) Ask(_ context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
 	fr, err := ep.beginAsk(frontier, n, ep.buf)
 	ep.buf = fr
 	if err != nil || len(fr) == 0 {

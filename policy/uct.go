@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -82,7 +83,7 @@ func (ep *uctEpisode) growNodes() {
 	}
 }
 
-func (ep *uctEpisode) Ask(frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
+func (ep *uctEpisode) Ask(_ context.Context, frontier []corpus.EdgeID, n int) ([]corpus.EdgeID, error) {
 	ep.growNodes()
 	return ep.askTree(frontier, n, ep.pick)
 }

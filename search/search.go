@@ -128,7 +128,6 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 		return res, nil
 	}
 	ep := p.Start(t, cfg.Seed)
-	asker, _ := ep.(policy.ContextAsker)
 	ranker, _ := ep.(policy.Ranker)
 	var fr frontier
 	for _, e := range root.Edges {
@@ -150,13 +149,7 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 		if cfg.Budget > 0 {
 			n = min(n, cfg.Budget-res.Expansions)
 		}
-		var chosen []corpus.EdgeID
-		var err error
-		if asker != nil {
-			chosen, err = asker.AskContext(ctx, fr.edges, n)
-		} else {
-			chosen, err = ep.Ask(fr.edges, n)
-		}
+		chosen, err := ep.Ask(ctx, fr.edges, n)
 		if err != nil {
 			return res, fmt.Errorf("search %s: policy %s: %w", t.ID, p.Name(), err)
 		}

@@ -1,6 +1,7 @@
 package policytest
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -34,7 +35,7 @@ func Replay(t *corpus.Tree, p policy.Policy, seed uint64, batch int, doubleTell,
 		return nil, nil
 	}
 	for len(fr) > 0 {
-		chosen, err := ep.Ask(fr, batch)
+		chosen, err := ep.Ask(context.Background(), fr, batch)
 		if err != nil {
 			return order, fmt.Errorf("ask after %d expansions: %w", len(order), err)
 		}
@@ -75,7 +76,7 @@ func Replay(t *corpus.Tree, p policy.Policy, seed uint64, batch int, doubleTell,
 		}
 		if solved {
 			// The asked-for expanded edge must be refused.
-			if _, err := ep.Ask([]corpus.EdgeID{order[0]}, 1); err == nil {
+			if _, err := ep.Ask(context.Background(), []corpus.EdgeID{order[0]}, 1); err == nil {
 				return order, fmt.Errorf("ask with expanded edge %d: no error", order[0])
 			}
 			return order, nil
@@ -139,11 +140,11 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 	}
 	t.Run("empty frontier", func(t *testing.T) {
 		ep := p.Start(trees[0], 1)
-		got, err := ep.Ask(nil, 1)
+		got, err := ep.Ask(context.Background(), nil, 1)
 		if err != nil || len(got) != 0 {
 			t.Errorf("Ask(nil, 1) = %v, %v; want no edges, nil", got, err)
 		}
-		got, err = ep.Ask([]corpus.EdgeID{}, 3)
+		got, err = ep.Ask(context.Background(), []corpus.EdgeID{}, 3)
 		if err != nil || len(got) != 0 {
 			t.Errorf("Ask([], 3) = %v, %v; want no edges, nil", got, err)
 		}
@@ -161,7 +162,7 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 			{"negative edge", []corpus.EdgeID{-1}, 1},
 			{"edge past the tree", []corpus.EdgeID{corpus.EdgeID(len(tr.Edges))}, 1},
 		} {
-			if got, err := ep.Ask(c.fr, c.n); err == nil {
+			if got, err := ep.Ask(context.Background(), c.fr, c.n); err == nil {
 				t.Errorf("%s: Ask(%v, %d) = %v, nil; want an error", c.name, c.fr, c.n, got)
 			}
 		}
@@ -188,7 +189,7 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 			}
 		}
 		// The rejected tells changed nothing: e is still askable.
-		if _, err := ep.Ask([]corpus.EdgeID{e}, 1); err != nil {
+		if _, err := ep.Ask(context.Background(), []corpus.EdgeID{e}, 1); err != nil {
 			t.Errorf("Ask after rejected tells: %v", err)
 		}
 	})
@@ -196,7 +197,7 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 		tr := trees[0]
 		ep := p.Start(tr, 3)
 		e := tr.Root().Edges
-		got, err := ep.Ask([]corpus.EdgeID{e[0], e[0], e[1], e[1]}, 5)
+		got, err := ep.Ask(context.Background(), []corpus.EdgeID{e[0], e[0], e[1], e[1]}, 5)
 		if err != nil || len(got) != 2 || got[0] == got[1] {
 			t.Errorf("Ask with duplicates = %v, %v; want the 2 distinct edges", got, err)
 		}
