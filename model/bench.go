@@ -60,9 +60,9 @@ func BenchScore(ctx context.Context, backend backends.Backend, o BenchOptions) (
 		}
 		return ids
 	}
-	groups := make([]TokenGroup, o.Parents)
+	groups := make([]Encoded, o.Parents)
 	for p := range groups {
-		g := TokenGroup{Prefix: randIDs(o.TokensPerEdge - o.EditTokens)}
+		g := Encoded{Prefix: randIDs(o.TokensPerEdge - o.EditTokens)}
 		for e := 0; e < o.K; e++ {
 			g.Edits = append(g.Edits, randIDs(o.EditTokens))
 			g.B = append(g.B, 1+e%2)
@@ -72,29 +72,29 @@ func BenchScore(ctx context.Context, backend backends.Backend, o BenchOptions) (
 	}
 	var out []BenchResult
 	for _, mode := range o.Modes {
-		opts := ScorerOptions{MaxRows: o.MaxRows, EditsPerRow: o.K}
+		net := &Qwen3Net{M: m, EditsPerRow: o.K}
 		rowTokens := o.TokensPerEdge - o.EditTokens + o.K*o.EditTokens
 		switch mode {
 		case "packed":
 		case "unpacked":
-			opts.Unpacked = true
+			net.EditsPerRow = 1
 			rowTokens = o.TokensPerEdge
 		default:
 			return nil, fmt.Errorf("bench: unknown mode %q (packed or unpacked)", mode)
 		}
-		s, err := NewScorer(m, backend, nil, opts)
+		s, err := NewScorer(net, m.Context(), backend, o.MaxRows)
 		if err != nil {
 			return nil, err
 		}
 		start := time.Now()
-		if _, err := s.ScoreGroups(ctx, groups); err != nil {
+		if _, err := s.ScoreEncoded(ctx, groups); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("bench %s: %w", mode, err)
 		}
 		warm := time.Since(start)
 		start = time.Now()
 		for r := 0; r < o.Reps; r++ {
-			if _, err := s.ScoreGroups(ctx, groups); err != nil {
+			if _, err := s.ScoreEncoded(ctx, groups); err != nil {
 				s.Close()
 				return nil, fmt.Errorf("bench %s: %w", mode, err)
 			}
@@ -103,12 +103,12 @@ func BenchScore(ctx context.Context, backend backends.Backend, o BenchOptions) (
 		s.Close()
 		edges := o.Parents * o.K * o.Reps
 		rows := o.Parents * o.Reps
-		if opts.Unpacked {
+		if net.EditsPerRow == 1 {
 			rows *= o.K
 		}
 		out = append(out, BenchResult{Mode: mode, Edges: edges, Seconds: sec, EdgesPerSec: float64(edges) / sec,
 			TokensPerSec: float64(rows*lengthBucket(rowTokens)) / sec, RowTokens: lengthBucket(rowTokens),
-			RowsPerCall: s.opts.MaxRows, WarmupSeconds: warm.Seconds()})
+			RowsPerCall: s.maxRows, WarmupSeconds: warm.Seconds()})
 	}
 	return out, nil
 }

@@ -2,16 +2,6 @@ package model
 
 import "fmt"
 
-// TokenGroup is one parent's serialized prefix and the serialized edits of
-// some of its edges, with the parent's raw features and each edge's
-// remaining depth B (parallel to Edits).
-type TokenGroup struct {
-	Prefix   []int32
-	Edits    [][]int32
-	Features [NumFeatures]float32
-	B        []int
-}
-
 // batch is the flat input of one execution: rows × length, rows × k slots.
 type batch struct {
 	rows, length, k int

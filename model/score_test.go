@@ -57,12 +57,12 @@ func TestPackedEqualsUnpacked(t *testing.T) {
 	be := testBackend(t)
 	tok := byteTokenizer{vocab: m.Config.VocabSize}
 	lim := Limits{Feedback: 60, Diagnosis: 50, Edit: 20}
-	packed, err := NewScorer(m, be, tok, ScorerOptions{Limits: lim, MaxRows: 4})
+	packed, err := NewScorer(&Qwen3Net{M: m, Tok: tok, Limits: lim}, m.Context(), be, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer packed.Close()
-	single, err := NewScorer(m, be, tok, ScorerOptions{Limits: lim, MaxRows: 4, Unpacked: true})
+	single, err := NewScorer(&Qwen3Net{M: m, Tok: tok, Limits: lim, EditsPerRow: 1}, m.Context(), be, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestPackedEqualsUnpacked(t *testing.T) {
 
 func TestScoreErrors(t *testing.T) {
 	m := tinyLoRAModel(t, 1)
-	s, err := NewScorer(m, testBackend(t), byteTokenizer{vocab: 512}, ScorerOptions{})
+	s, err := NewScorer(&Qwen3Net{M: m, Tok: byteTokenizer{vocab: 512}}, m.Context(), testBackend(t), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestScoreErrors(t *testing.T) {
 	if _, err := s.Score(ctx, bad); err == nil {
 		t.Error("depth limit that does not match the model's bins accepted")
 	}
-	if _, err := s.ScoreGroups(ctx, []TokenGroup{{Prefix: []int32{1, 9999}, Edits: [][]int32{{1}}, B: []int{1}}}); err == nil {
+	if _, err := s.ScoreEncoded(ctx, []Encoded{{Prefix: []int32{1, 9999}, Edits: [][]int32{{1}}, B: []int{1}}}); err == nil {
 		t.Error("out-of-vocabulary token accepted")
 	}
 	cctx, cancel := context.WithCancel(ctx)

@@ -27,17 +27,6 @@ type Limits struct {
 // DefaultLimits are DESIGN.md's: feedback ≤ 375, diagnosis ≤ 470, edit ≤ 175 tokens.
 func DefaultLimits() Limits { return Limits{Feedback: 375, Diagnosis: 470, Edit: 175} }
 
-// parentKey identifies the shared part of edges of one parent: edges with
-// the same key are packed behind one copy of the prefix.
-type parentKey struct {
-	feedback, diagnosis string
-	features            [NumFeatures]float32
-}
-
-func keyOf(e *priority.Edge) parentKey {
-	return parentKey{e.Feedback, e.Diagnosis, e.Features()}
-}
-
 // encodeLimited encodes s and keeps at most limit tokens. Texts much longer
 // than the limit are cut to 32 bytes per allowed token before encoding, which
 // bounds tokenizer time and leaves the kept prefix unchanged in practice.
