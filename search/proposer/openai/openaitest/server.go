@@ -93,11 +93,17 @@ func New(t testing.TB, script ...Reply) *Server {
 // (called with the server's lock held, so it may keep state without its
 // own). It is closed when the test ends.
 func NewFunc(t testing.TB, respond func(Request) Reply) *Server {
-	s := &Server{respond: respond}
+	s := NewHandler(respond)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	s.URL = srv.URL + "/v1"
 	return s
+}
+
+// NewHandler returns a server that is not listening yet, for programs that
+// serve it themselves (http.ListenAndServe); URL is left empty.
+func NewHandler(respond func(Request) Reply) *Server {
+	return &Server{respond: respond}
 }
 
 // Requests returns a copy of the chat requests received so far, in order.
