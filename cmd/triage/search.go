@@ -34,7 +34,7 @@ type searchFlags struct {
 	roots, budget, k, depth, workers      int
 	maxTokens, concurrency, n             int
 	samples, maxExpansion, resamples      int
-	temperature                           float32
+	temperature, tsaprTemperature         float32
 	c, beta                               float64
 	seed                                  uint64
 	timeout                               time.Duration
@@ -87,8 +87,11 @@ with several methods or policies, each gets DIR/<name>.`,
 			if len(args) == 1 {
 				f.jsonFile, f.jsonToFile = args[0], true
 			}
-			if !cmd.Flags().Changed("temperature") && strings.Contains(f.methods, "tsapr") && !strings.Contains(f.methods, "policy") {
-				f.temperature = 0.9 // the paper's setting
+			// TSAPR samples at the paper's 0.9 unless told otherwise; the
+			// policy's proposer keeps --temperature's default.
+			f.tsaprTemperature = 0.9
+			if cmd.Flags().Changed("temperature") {
+				f.tsaprTemperature = f.temperature
 			}
 			return searchHandler(cmd.Context(), cmd, f)
 		},
@@ -110,7 +113,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.model, "model", "", "openai: model name")
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
-	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature (default 0.9 with --method tsapr alone)")
+	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)")
 	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
 	fl.IntVar(&f.n, "n", 1, "openai policy proposer: completions per diagnose call")
@@ -177,7 +180,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	rep := runSearches(ctx, setup, pool, f, prog)
 	prog.finish()
 	rep.WallSeconds = time.Since(start).Seconds()
-	rep.Tasks, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
+	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
 	var names []string
 	for _, r := range setup.runs {
 		names = append(names, r.name())
@@ -366,7 +369,7 @@ func newTSAPRRun(f *searchFlags, client *openai.Client) (*tsaprRun, error) {
 	judge, _ := tsapr.ParseJudgeMode(f.judge) // checked by newSearchSetup
 	opts := tsapr.DefaultOptions()
 	opts.Budget, opts.C, opts.Beta, opts.MaxExpansion = f.budget, f.c, f.beta, f.maxExpansion
-	opts.Judge, opts.Samples, opts.Temperature, opts.UntilBudget = judge, f.samples, f.temperature, f.untilBudget
+	opts.Judge, opts.Samples, opts.Temperature, opts.UntilBudget = judge, f.samples, f.tsaprTemperature, f.untilBudget
 	opts.Model, opts.JudgeModel, opts.ModelName, opts.Seed = f.model, f.judgeModel, f.model, f.seed
 	opts.Diff = func(a, b string) string { return report.UnifiedDiff("a/solution.py", "b/solution.py", a, b) }
 	if f.prompts != "" {

@@ -97,7 +97,7 @@ func summarizeSearch(rep *searchReport, methods []string, resamples int, seed ui
 // the fixes as diffs.
 func writeSearchMarkdown(w io.Writer, rep *searchReport) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## triage search: %s, proposer %s (%s), budget %d\n\n", rep.Tasks, rep.Proposer, rep.Model, rep.Budget)
+	fmt.Fprintf(&b, "## triage search: %s, proposer %s (%s), budget %d\n\n", rep.TasksSource, rep.Proposer, rep.Model, rep.Budget)
 	b.WriteString("| method | task | root | solved | expansions | output tokens | output tokens (all) | input tokens (all) | LLM calls | wall s |\n")
 	b.WriteString("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rep.Results {
@@ -119,8 +119,12 @@ func writeSearchMarkdown(w io.Writer, rep *searchReport) error {
 		if s.TokensEstimated {
 			est = " (est.)"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.3f ± %.3f | %.2f ± %.2f | %.2f ± %.2f | %.0f%s | %.0f%s | %.1f |\n", s.Method, s.Roots, s.Tasks, s.Solved,
-			s.S, s.SSE, s.C, s.CSE, s.ET, s.ETSE, s.OutputTokens, est, s.InputTokensTotal, est, s.WallSeconds)
+		et := "–"
+		if s.Solved > 0 {
+			et = fmt.Sprintf("%.2f ± %.2f", s.ET, s.ETSE)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.3f ± %.3f | %.2f ± %.2f | %s | %.0f%s | %.0f%s | %.1f |\n", s.Method, s.Roots, s.Tasks, s.Solved,
+			s.S, s.SSE, s.C, s.CSE, et, s.OutputTokens, est, s.InputTokensTotal, est, s.WallSeconds)
 		if s.Failed > 0 {
 			fmt.Fprintf(&b, "\n%s: %d searches failed and are not counted.\n", s.Method, s.Failed)
 		}

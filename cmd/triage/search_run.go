@@ -158,11 +158,11 @@ func (r *tsaprRun) search(ctx context.Context, task *corpus.Task, i int, root st
 
 // searchReport is what `triage search` prints (--json) and writes (--json FILE).
 type searchReport struct {
-	Tasks    string `json:"tasks"`
-	Proposer string `json:"proposer"`
-	Model    string `json:"model"`
-	Budget   int    `json:"budget"`
-	Seed     uint64 `json:"seed"`
+	TasksSource string `json:"tasks_source"`
+	Proposer    string `json:"proposer"`
+	Model       string `json:"model"`
+	Budget      int    `json:"budget"`
+	Seed        uint64 `json:"seed"`
 	// Interrupted: the run was stopped (Ctrl-C); Results hold the searches
 	// that finished, Unfinished counts the others.
 	Interrupted bool               `json:"interrupted"`
@@ -317,6 +317,7 @@ func newSearchProgress(tty bool, total int) *searchProgress {
 		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription("searches"),
 			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+		_ = p.bar.RenderBlank()
 	}
 	return p
 }
