@@ -61,7 +61,7 @@ var _ corpus.Proposer = (*Proposer)(nil)
 func New(opts Options) (*Proposer, error) {
 	c, err := NewClient(opts)
 	if err != nil {
-		return nil, fmt.Errorf("openai proposer: %w", err)
+		return nil, err
 	}
 	return &Proposer{n: c.opts.N, client: c}, nil
 }
