@@ -2,123 +2,32 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"triage/corpus"
+	"triage/search/proposer/openai/openaitest"
 )
 
-// reply is one scripted answer of the fake server.
-type reply struct {
-	status     int
-	retryAfter string
-	delay      time.Duration
-	content    []string // one per choice
-	rawBody    string   // sent verbatim when set
-	noUsage    bool
-}
+type reply = openaitest.Reply
 
-// fakeServer speaks the /v1/chat/completions and /v1/models protocol of
-// OpenAI-compatible servers, answering from a script (the last reply repeats).
-type fakeServer struct {
-	t        *testing.T
-	mu       sync.Mutex
-	script   []reply
-	requests []map[string]any
-	inFlight atomic.Int32
-	maxSeen  atomic.Int32
-}
-
-func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"object":"list","data":[{"id":"qwen3-test","object":"model","owned_by":"me"}]}`)
-		return
-	case r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions":
-		http.NotFound(w, r)
-		return
-	}
-	if auth := r.Header.Get("Authorization"); auth != "Bearer sk-test" {
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprint(w, `{"error":{"message":"bad key","type":"invalid_request_error"}}`)
-		return
-	}
-	n := f.inFlight.Add(1)
-	defer f.inFlight.Add(-1)
-	for {
-		m := f.maxSeen.Load()
-		if n <= m || f.maxSeen.CompareAndSwap(m, n) {
-			break
-		}
-	}
-	var req map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		return
-	}
-	f.mu.Lock()
-	f.requests = append(f.requests, req)
-	rep := f.script[0]
-	if len(f.script) > 1 {
-		f.script = f.script[1:]
-	}
-	f.mu.Unlock()
-	if rep.delay > 0 {
-		select {
-		case <-time.After(rep.delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if rep.retryAfter != "" {
-		w.Header().Set("Retry-After", rep.retryAfter)
-	}
-	if rep.status != 0 && rep.status != http.StatusOK {
-		w.WriteHeader(rep.status)
-		fmt.Fprintf(w, `{"error":{"message":"status %d","type":"server_error","code":null}}`, rep.status)
-		return
-	}
-	if rep.rawBody != "" {
-		fmt.Fprint(w, rep.rawBody)
-		return
-	}
-	var choices []map[string]any
-	for i, c := range rep.content {
-		choices = append(choices, map[string]any{"index": i, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": c}})
-	}
-	resp := map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": req["model"], "choices": choices}
-	if !rep.noUsage {
-		resp["usage"] = map[string]any{"prompt_tokens": 100, "completion_tokens": 42, "total_tokens": 142}
-	}
-	json.NewEncoder(w).Encode(resp)
-}
-
-func newTestProposer(t *testing.T, opts Options, script ...reply) (*Proposer, *fakeServer, *[]time.Duration) {
+func newTestProposer(t *testing.T, opts Options, script ...reply) (*Proposer, *openaitest.Server, *[]time.Duration) {
 	t.Helper()
-	fs := &fakeServer{t: t, script: script}
-	srv := httptest.NewServer(fs)
-	t.Cleanup(srv.Close)
-	opts.BaseURL = srv.URL + "/v1"
-	opts.Model = "qwen3-test"
-	opts.APIKey = "sk-test"
+	fs := openaitest.New(t, script...)
+	opts.BaseURL = fs.URL
+	opts.Model = openaitest.ModelName
+	opts.APIKey = openaitest.APIKey
 	p, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var waits []time.Duration
 	var mu sync.Mutex
-	p.sleep = func(ctx context.Context, d time.Duration) error {
+	p.client.sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		waits = append(waits, d)
 		mu.Unlock()
@@ -142,7 +51,7 @@ var req = corpus.ProposeRequest{
 }
 
 func TestProposeParsesStructuredEdits(t *testing.T) {
-	p, fs, _ := newTestProposer(t, Options{N: 1}, reply{content: []string{goodProposal}})
+	p, fs, _ := newTestProposer(t, Options{N: 1}, reply{Contents: []string{goodProposal}})
 	got, err := p.Propose(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +72,7 @@ func TestProposeParsesStructuredEdits(t *testing.T) {
 			t.Errorf("edit %d = %q, want %q", i, got.Edits[i].Text, w)
 		}
 	}
-	r := fs.requests[0]
+	r := fs.Requests()[0].Raw
 	if r["temperature"] != float64(0) {
 		t.Errorf("temperature 0 not sent explicitly: %v", r["temperature"])
 	}
@@ -182,7 +91,7 @@ func TestProposeParsesStructuredEdits(t *testing.T) {
 func TestProposePoolsNChoicesAndEstimatesWithoutUsage(t *testing.T) {
 	a := `{"diagnosis":"d1","edits":[{"line":1,"change":"A","reason":"r"}]}`
 	b := `{"diagnosis":"d2","edits":[{"line":1,"change":"A","reason":"r"},{"line":2,"change":"B","reason":"r"}]}`
-	p, fs, _ := newTestProposer(t, Options{N: 2, Temperature: 0.7}, reply{content: []string{a, b}, noUsage: true})
+	p, fs, _ := newTestProposer(t, Options{N: 2, Temperature: 0.7}, reply{Contents: []string{a, b}, NoUsage: true})
 	got, err := p.Propose(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +102,8 @@ func TestProposePoolsNChoicesAndEstimatesWithoutUsage(t *testing.T) {
 	if !got.TokensEstimated || got.OutputTokens <= 0 {
 		t.Fatalf("tokens = %d estimated=%v", got.OutputTokens, got.TokensEstimated)
 	}
-	if fs.requests[0]["n"] != float64(2) || fs.requests[0]["temperature"] != 0.7 {
-		t.Errorf("request = %v", fs.requests[0])
+	if fs.Requests()[0].Raw["n"] != float64(2) || fs.Requests()[0].Raw["temperature"] != 0.7 {
+		t.Errorf("request = %v", fs.Requests()[0].Raw)
 	}
 }
 
@@ -205,7 +114,7 @@ func TestMalformedContentIsRecordedNotFatal(t *testing.T) {
 		`{"diagnosis": "x", "edits": [{"line": 1, "change": "y"`,
 		"",
 	} {
-		p, _, _ := newTestProposer(t, Options{}, reply{content: []string{content}})
+		p, _, _ := newTestProposer(t, Options{}, reply{Contents: []string{content}})
 		got, err := p.Propose(context.Background(), req)
 		if err != nil {
 			t.Fatalf("%q: %v", content, err)
@@ -218,16 +127,16 @@ func TestMalformedContentIsRecordedNotFatal(t *testing.T) {
 
 func TestRetriesRateLimitsAndServerErrors(t *testing.T) {
 	p, fs, waits := newTestProposer(t, Options{BaseBackoff: time.Millisecond, MaxBackoff: 10 * time.Second},
-		reply{status: 429, retryAfter: "2"},
-		reply{status: 500},
-		reply{status: 503},
-		reply{content: []string{goodProposal}})
+		reply{Status: 429, RetryAfter: "2"},
+		reply{Status: 500},
+		reply{Status: 503},
+		reply{Contents: []string{goodProposal}})
 	got, err := p.Propose(context.Background(), req)
 	if err != nil || got.Failed {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if len(fs.requests) != 4 || len(*waits) != 3 {
-		t.Fatalf("%d requests, waits %v", len(fs.requests), *waits)
+	if len(fs.Requests()) != 4 || len(*waits) != 3 {
+		t.Fatalf("%d requests, waits %v", len(fs.Requests()), *waits)
 	}
 	if (*waits)[0] != 2*time.Second {
 		t.Errorf("Retry-After not honoured: first wait %v", (*waits)[0])
@@ -241,38 +150,38 @@ func TestRetriesRateLimitsAndServerErrors(t *testing.T) {
 
 func TestSlowResponseTimesOutAndRetries(t *testing.T) {
 	p, fs, _ := newTestProposer(t, Options{RequestTimeout: 50 * time.Millisecond},
-		reply{delay: 2 * time.Second, content: []string{goodProposal}},
-		reply{content: []string{goodProposal}})
+		reply{Delay: 2 * time.Second, Contents: []string{goodProposal}},
+		reply{Contents: []string{goodProposal}})
 	got, err := p.Propose(context.Background(), req)
 	if err != nil || got.Failed {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if len(fs.requests) != 2 {
-		t.Fatalf("%d requests, want 2", len(fs.requests))
+	if len(fs.Requests()) != 2 {
+		t.Fatalf("%d requests, want 2", len(fs.Requests()))
 	}
 }
 
 func TestGivesUpAfterRetriesAndOnClientErrors(t *testing.T) {
-	p, fs, waits := newTestProposer(t, Options{MaxRetries: 2}, reply{status: 500})
+	p, fs, waits := newTestProposer(t, Options{MaxRetries: 2}, reply{Status: 500})
 	if _, err := p.Propose(context.Background(), req); err == nil || !strings.Contains(err.Error(), "after 3 attempt") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(fs.requests) != 3 || len(*waits) != 2 {
-		t.Fatalf("%d requests %d waits", len(fs.requests), len(*waits))
+	if len(fs.Requests()) != 3 || len(*waits) != 2 {
+		t.Fatalf("%d requests %d waits", len(fs.Requests()), len(*waits))
 	}
-	p, fs, _ = newTestProposer(t, Options{}, reply{status: 400})
+	p, fs, _ = newTestProposer(t, Options{}, reply{Status: 400})
 	if _, err := p.Propose(context.Background(), req); err == nil {
 		t.Fatal("400 gave no error")
 	}
-	if len(fs.requests) != 1 {
-		t.Fatalf("400 retried: %d requests", len(fs.requests))
+	if len(fs.Requests()) != 1 {
+		t.Fatalf("400 retried: %d requests", len(fs.Requests()))
 	}
-	p, fs, _ = newTestProposer(t, Options{MaxRetries: 1}, reply{rawBody: "{not json"})
+	p, fs, _ = newTestProposer(t, Options{MaxRetries: 1}, reply{RawBody: "{not json"})
 	if _, err := p.Propose(context.Background(), req); err == nil {
 		t.Fatal("undecodable body gave no error")
 	}
-	if len(fs.requests) != 2 {
-		t.Fatalf("undecodable body: %d requests, want 2", len(fs.requests))
+	if len(fs.Requests()) != 2 {
+		t.Fatalf("undecodable body: %d requests, want 2", len(fs.Requests()))
 	}
 }
 
@@ -308,7 +217,7 @@ func TestCheckAndValidation(t *testing.T) {
 }
 
 func TestConcurrencyLimit(t *testing.T) {
-	p, fs, _ := newTestProposer(t, Options{Concurrency: 2}, reply{delay: 30 * time.Millisecond, content: []string{goodProposal}})
+	p, fs, _ := newTestProposer(t, Options{Concurrency: 2}, reply{Delay: 30 * time.Millisecond, Contents: []string{goodProposal}})
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -320,7 +229,7 @@ func TestConcurrencyLimit(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if m := fs.maxSeen.Load(); m > 2 || m < 1 {
+	if m := fs.MaxInFlight(); m > 2 || m < 1 {
 		t.Fatalf("max in flight %d, limit 2", m)
 	}
 }
@@ -329,7 +238,7 @@ func TestRevise(t *testing.T) {
 	rr := corpus.ReviseRequest{Task: req.Task, Program: req.Program, Diagnosis: "d",
 		Edit: corpus.ProposedEdit{Text: "Line 2: change `total = 0` to `total = 1`"}, Key: "tree/0/1"}
 	answer := "Old:\n```python\ntotal = 0\n```\nRevised:\n```python\ndef f(xs):\n    total = 1\n    return total\n```\n"
-	p, fs, _ := newTestProposer(t, Options{}, reply{content: []string{answer}})
+	p, fs, _ := newTestProposer(t, Options{}, reply{Contents: []string{answer}})
 	got, err := p.Revise(context.Background(), rr)
 	if err != nil {
 		t.Fatal(err)
@@ -337,11 +246,11 @@ func TestRevise(t *testing.T) {
 	if got.Failed || got.Program != "def f(xs):\n    total = 1\n    return total\n" || got.OutputTokens != 42 {
 		t.Fatalf("revision = %+v", got)
 	}
-	user := fs.requests[0]["messages"].([]any)[1].(map[string]any)["content"].(string)
+	user := fs.Requests()[0].LastUser()
 	if !strings.Contains(user, "change `total = 0` to `total = 1`") {
 		t.Errorf("edit not in prompt:\n%s", user)
 	}
-	p, _, _ = newTestProposer(t, Options{}, reply{content: []string{"Sorry, I cannot help with that."}})
+	p, _, _ = newTestProposer(t, Options{}, reply{Contents: []string{"Sorry, I cannot help with that."}})
 	got, err = p.Revise(context.Background(), rr)
 	if err != nil || !got.Failed || got.Raw == "" {
 		t.Fatalf("no-code revision = %+v, %v", got, err)
@@ -357,9 +266,9 @@ func TestParseProgram(t *testing.T) {
 		{"text only", ""},
 	}
 	for _, tt := range tests {
-		got, ok := parseProgram(tt.in)
+		got, ok := ExtractProgram(tt.in)
 		if got != tt.want || ok != (tt.want != "") {
-			t.Errorf("parseProgram(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+			t.Errorf("ExtractProgram(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 		}
 	}
 }
@@ -398,7 +307,7 @@ func FuzzParseProgram(f *testing.F) {
 	f.Add("```python\nx = 1\n```")
 	f.Add("```py\n 1 | a\n```")
 	f.Fuzz(func(t *testing.T, raw string) {
-		prog, ok := parseProgram(raw)
+		prog, ok := ExtractProgram(raw)
 		if ok != (strings.TrimSpace(prog) != "") {
 			t.Fatalf("ok=%v prog=%q", ok, prog)
 		}

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	goopenai "github.com/sashabaranov/go-openai"
-
 	"triage/corpus"
 )
 
@@ -15,7 +13,7 @@ const systemPrompt = "You are an expert Python developer who repairs programs so
 
 // proposeMessages is the diagnose-and-propose prompt: the task, the program
 // with line numbers, the test feedback, and a request for k structured edits.
-func proposeMessages(req corpus.ProposeRequest) []goopenai.ChatCompletionMessage {
+func proposeMessages(req corpus.ProposeRequest) []Message {
 	var b strings.Builder
 	if req.Task != nil && req.Task.Question != "" {
 		fmt.Fprintf(&b, "## Problem\n%s\n\n", strings.TrimSpace(req.Task.Question))
@@ -28,14 +26,11 @@ First diagnose why the program fails: which tests fail, what they expect versus 
 Then propose exactly %d different candidate edits, each a small, specific change (where, what, why), ordered from most to least likely to fix the failures. Do not write the revised program yet.
 Answer with one JSON object and nothing else:
 {"diagnosis": "<your diagnosis>", "edits": [{"line": <line number>, "change": "<what to change, quoting old and new code>", "reason": "<why, citing a failing test>"}]}`, req.K)
-	return []goopenai.ChatCompletionMessage{
-		{Role: goopenai.ChatMessageRoleSystem, Content: systemPrompt},
-		{Role: goopenai.ChatMessageRoleUser, Content: b.String()},
-	}
+	return []Message{{Role: RoleSystem, Content: systemPrompt}, {Role: RoleUser, Content: b.String()}}
 }
 
 // reviseMessages asks for the whole program after one chosen edit.
-func reviseMessages(req corpus.ReviseRequest) []goopenai.ChatCompletionMessage {
+func reviseMessages(req corpus.ReviseRequest) []Message {
 	var b strings.Builder
 	if req.Task != nil && req.Task.Question != "" {
 		fmt.Fprintf(&b, "## Problem\n%s\n\n", strings.TrimSpace(req.Task.Question))
@@ -43,10 +38,7 @@ func reviseMessages(req corpus.ReviseRequest) []goopenai.ChatCompletionMessage {
 	fmt.Fprintf(&b, "## Program (solution.py)\n```python\n%s```\n\n", numbered(req.Program))
 	fmt.Fprintf(&b, "## Diagnosis\n%s\n\n## Edit to apply\n%s\n\n", strings.TrimSpace(req.Diagnosis), strings.TrimSpace(req.Edit.Text))
 	b.WriteString("Apply this edit, and only this edit, to the program. Answer with the complete revised solution.py in one ```python code block, without line numbers.")
-	return []goopenai.ChatCompletionMessage{
-		{Role: goopenai.ChatMessageRoleSystem, Content: systemPrompt},
-		{Role: goopenai.ChatMessageRoleUser, Content: b.String()},
-	}
+	return []Message{{Role: RoleSystem, Content: systemPrompt}, {Role: RoleUser, Content: b.String()}}
 }
 
 func numbered(program string) string {
@@ -146,11 +138,11 @@ func firstJSONObject(s string) (string, bool) {
 
 var fenceRE = regexp.MustCompile("(?s)```[ \t]*(?:python3?|py)?[ \t]*\r?\n(.*?)```")
 
-// parseProgram takes the last fenced code block of the answer (models often
+// ExtractProgram takes the last fenced code block of the answer (models often
 // quote the old code first); with no fence, an answer that looks like Python
 // source is taken whole. Line-number prefixes copied from the prompt are
 // removed.
-func parseProgram(raw string) (string, bool) {
+func ExtractProgram(raw string) (string, bool) {
 	var code string
 	if m := fenceRE.FindAllStringSubmatch(raw, -1); len(m) > 0 {
 		code = m[len(m)-1][1]

@@ -9,31 +9,33 @@ import (
 	"time"
 )
 
-// headerKey carries a *responseHeader through a request's context so the
-// doer can report Retry-After, which go-openai does not expose.
-type headerKey struct{}
+// attemptKey carries an *attemptState through a request's context, so the
+// doer knows the request's temperature and can report Retry-After, which
+// go-openai does not expose.
+type attemptKey struct{}
 
-type responseHeader struct{ retryAfter time.Duration }
+type attemptState struct {
+	zeroTemperature bool          // the request asks for temperature 0
+	retryAfter      time.Duration // set from the response
+}
 
 // doer is the HTTPDoer handed to go-openai. It restores an explicit
 // "temperature": 0 (go-openai omits zero values, and servers then default to
 // 1) and records Retry-After.
 type doer struct {
-	client          *http.Client
-	zeroTemperature bool
+	client *http.Client
 }
 
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
-	if d.zeroTemperature && req.Body != nil && req.Method == http.MethodPost {
+	st, _ := req.Context().Value(attemptKey{}).(*attemptState)
+	if st != nil && st.zeroTemperature && req.Body != nil && req.Method == http.MethodPost {
 		if err := setZeroTemperature(req); err != nil {
 			return nil, err
 		}
 	}
 	resp, err := d.client.Do(req)
-	if resp != nil {
-		if h, ok := req.Context().Value(headerKey{}).(*responseHeader); ok {
-			h.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-		}
+	if resp != nil && st != nil {
+		st.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
 	return resp, err
 }

@@ -1,0 +1,383 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"triage/corpus"
+	"triage/model/tokenizer"
+	"triage/policy"
+	"triage/report"
+	"triage/search/proposer/mutate"
+	"triage/search/proposer/openai"
+	"triage/search/sandbox"
+	"triage/search/tsapr"
+)
+
+func init() { register("", newSearchCmd) }
+
+type searchFlags struct {
+	tasks, split, taskIDs                 string
+	methods, policies, checkpoint, params string
+	proposer, baseURL, model, apiKeyEnv   string
+	judge, judgeModel, prompts            string
+	out, jsonFile                         string
+	jsonToFile, noProg, untilBudget       bool
+	roots, budget, k, depth, workers      int
+	maxTokens, concurrency, n             int
+	samples, maxExpansion, resamples      int
+	temperature, tsaprTemperature         float32
+	c, beta                               float64
+	seed                                  uint64
+	timeout                               time.Duration
+}
+
+// searchAfterRoot, when set (tests), is called after each finished search
+// with the number finished so far.
+var searchAfterRoot func(done int)
+
+func newSearchCmd() *cobra.Command {
+	f := &searchFlags{}
+	c := &cobra.Command{
+		Use:   "search",
+		Short: "Live repair search from every root: a policy over the frontier, or TSAPR",
+		Long: `search repairs the roots of a task set live: tasks that ship roots use them,
+the others get roots from mutate.Inject with --seed, exactly as 'corpus build'
+makes them (root i of a task is the same program as in a corpus built with the
+same --roots and --seed).
+
+--method policy (the default) runs best-first search over the cross-program
+frontier of proposed edits with --policy (learned, or a baseline: random, bfs,
+dfs, passrate, rex, abmcts, bgmcts, uct); each expansion revises a program
+with the --proposer (mutate offline, or openai) and runs its tests in the
+sandbox. --method tsapr runs TSAPR: UCT over patches that an LLM writes with
+a chain of thought and a self-reflection, rewarded by the tests' pass rate or
+by the LLM as judge. A comma list (--method policy,tsapr, --policy
+learned,uct) searches the same roots with each, in one table.
+
+Per root it reports solved or not, expansions (patches for TSAPR) to the
+first fix, output and input tokens, wall time and the fix as a unified diff
+against the root; overall S(B) and C(B) at B = --budget with standard errors
+from a bootstrap clustered by task. Ctrl-C stops the searches in flight and
+prints what finished (exit 1).
+
+--out DIR writes the searched trees in the corpus Parquet schema with a
+manifest ('triage eval', 'corpus stats' and the HTML tree viewer read them);
+with several methods or policies, each gets DIR/<name>.`,
+		Example: `  triage search --tasks bundled --split test --roots 1 --proposer mutate --policy uct --budget 16
+  triage search --tasks bundled --split test --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B \
+      --method tsapr --judge auto --budget 16 --out out/tsapr --json out/tsapr.json
+  triage search --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:11434/v1 --model qwen3:8b \
+      --method policy,tsapr --policy learned --budget 16`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || (len(args) == 1 && flagJSON) {
+				return nil
+			}
+			return badInput("search takes no arguments (did you mean --json FILE or --tasks FILE?): %q", args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				f.jsonFile, f.jsonToFile = args[0], true
+			}
+			// TSAPR samples at the paper's 0.9 unless told otherwise; the
+			// policy's proposer keeps --temperature's default.
+			f.tsaprTemperature = 0.9
+			if cmd.Flags().Changed("temperature") {
+				f.tsaprTemperature = f.temperature
+			}
+			return searchHandler(cmd.Context(), cmd, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
+	fl.StringVar(&f.split, "split", "all", "search the tasks of one split: train, val, test or all")
+	fl.StringVar(&f.taskIDs, "task-ids", "", "search only these tasks (comma-separated ids)")
+	fl.IntVar(&f.roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
+	fl.StringVar(&f.methods, "method", "policy", "search method: policy, tsapr, or a comma list")
+	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, "+strings.Join(policy.Baselines, ", "))
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy")
+	fl.StringVar(&f.params, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
+	fl.IntVar(&f.budget, "budget", 16, "most expansions per root (patches for TSAPR)")
+	fl.IntVar(&f.k, "k", 3, "policy: edits proposed per program")
+	fl.IntVar(&f.depth, "depth", 4, "policy: maximum depth (root = 0)")
+	fl.StringVar(&f.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
+	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
+	fl.StringVar(&f.model, "model", "", "openai: model name")
+	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
+	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)")
+	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
+	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
+	fl.IntVar(&f.n, "n", 1, "openai policy proposer: completions per diagnose call")
+	fl.StringVar(&f.judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
+	fl.StringVar(&f.judgeModel, "judge-model", "", "tsapr: judging model (default --model)")
+	fl.IntVar(&f.samples, "samples", 5, "tsapr: judge replies averaged per patch")
+	fl.Float64Var(&f.c, "c", 0.7, "tsapr: UCT exploration constant C")
+	fl.Float64Var(&f.beta, "beta", 0.8, "tsapr: weight of the children's Q in the update")
+	fl.IntVar(&f.maxExpansion, "max-expansion", 3, "tsapr: most children per expansion")
+	fl.StringVar(&f.prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
+	fl.BoolVar(&f.untilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
+	fl.StringVar(&f.out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "tasks searched concurrently (and sandbox workers)")
+	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
+	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
+	fl.DurationVar(&f.timeout, "test-timeout", 10*time.Second, "wall-clock limit of one test-suite run")
+	return c
+}
+
+// searchSetup is what a search run needs, built from the flags.
+type searchSetup struct {
+	tasks    []corpus.Task
+	runs     []searchRun
+	proposer string // mutate or openai
+	model    string
+	release  func()
+}
+
+func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
+	if f.budget < 1 || f.roots < 1 || f.workers < 1 || f.k < 1 || f.depth < 1 || f.resamples < 1 {
+		return badInput("--budget, --roots, --workers, --k, --depth and --bootstrap must be ≥ 1")
+	}
+	if f.out != "" {
+		if err := searchCheckOut(f.out); err != nil {
+			return err
+		}
+	}
+	tasks, err := searchLoadTasks(f)
+	if err != nil {
+		return err
+	}
+	setup, err := newSearchSetup(ctx, cmd, f, tasks)
+	if setup != nil && setup.release != nil {
+		defer setup.release()
+	}
+	if err != nil {
+		return err
+	}
+
+	sopts := sandbox.DefaultOptions()
+	sopts.Workers = f.workers
+	sopts.Timeout = f.timeout
+	// The mutate proposer localizes faults from per-test line coverage.
+	sopts.Coverage = setup.proposer == "mutate"
+	pool, err := sandbox.New(sopts)
+	if err != nil {
+		return fmt.Errorf("start sandbox: %w", err)
+	}
+	defer pool.Close()
+
+	start := time.Now()
+	total := len(tasks) * f.roots * len(setup.runs)
+	prog := newSearchProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
+	rep := runSearches(ctx, setup, pool, f, prog)
+	prog.finish()
+	rep.WallSeconds = time.Since(start).Seconds()
+	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
+	var names []string
+	for _, r := range setup.runs {
+		names = append(names, r.name())
+	}
+	if err := summarizeSearch(rep, names, f.resamples, f.seed); err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := writeSearchTrees(f, setup, rep); err != nil {
+			return err
+		}
+	}
+	if f.jsonFile != "" {
+		if err := evalWriteJSON(f.jsonFile, rep); err != nil {
+			return err
+		}
+	}
+	w := cmd.OutOrStdout()
+	if flagJSON && !f.jsonToFile {
+		if err := printJSON(w, rep); err != nil {
+			return err
+		}
+	} else if err := writeSearchMarkdown(w, rep); err != nil {
+		return err
+	}
+	return rep.err()
+}
+
+// searchCheckOut refuses an output folder that already holds a corpus.
+func searchCheckOut(out string) error {
+	if _, err := os.Stat(out); err != nil {
+		return nil
+	}
+	shards, err := corpus.ListShards(out)
+	if err != nil {
+		return badInput("--out %s: %v", out, err)
+	}
+	if len(shards) > 0 {
+		return badInput("--out %s already holds a corpus (%d shards): use a new folder", out, len(shards))
+	}
+	if _, err := os.Stat(out + "/" + corpus.ManifestName(0, 1)); err == nil {
+		return badInput("--out %s already holds a manifest: use a new folder", out)
+	}
+	return nil
+}
+
+// searchLoadTasks loads the task set and keeps the tasks of --split and
+// --task-ids.
+func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
+	switch f.split {
+	case "all", corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
+	default:
+		return nil, badInput("--split %q: want train, val, test or all", f.split)
+	}
+	all, err := loadTaskSpec(f.tasks)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, id := range strings.Split(f.taskIDs, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	var tasks []corpus.Task
+	for _, t := range all {
+		if (f.split == "all" || t.Split == f.split) && (len(ids) == 0 || slices.Contains(ids, t.ID)) {
+			tasks = append(tasks, t)
+		}
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(all, func(t corpus.Task) bool { return t.ID == id }) {
+			return nil, badInput("--task-ids: no task %q in %s", id, f.tasks)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil, badInput("%s: no task in split %q with the given ids", f.tasks, f.split)
+	}
+	return tasks, nil
+}
+
+// newSearchSetup builds the proposer, the policies and the TSAPR client.
+// The returned setup's release (when set) frees a learned scorer, also on
+// error.
+func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tasks []corpus.Task) (*searchSetup, error) {
+	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}}
+	var methods []string
+	for _, m := range strings.Split(f.methods, ",") {
+		if m = strings.TrimSpace(m); m == "" {
+			continue
+		}
+		if m != "policy" && m != "tsapr" {
+			return s, badInput("--method %q: want policy, tsapr, or a comma list of them", m)
+		}
+		if slices.Contains(methods, m) {
+			return s, badInput("--method: %s given twice", m)
+		}
+		methods = append(methods, m)
+	}
+	if len(methods) == 0 {
+		return s, badInput("--method is empty")
+	}
+	usesPolicy, usesTSAPR := slices.Contains(methods, "policy"), slices.Contains(methods, "tsapr")
+	if !usesPolicy && cmd.Flags().Changed("policy") {
+		return s, badInput("--policy applies to --method policy")
+	}
+	if !usesTSAPR {
+		for _, name := range []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"} {
+			if cmd.Flags().Changed(name) {
+				return s, badInput("--%s applies to --method tsapr", name)
+			}
+		}
+	}
+	if usesTSAPR && f.proposer != "openai" {
+		return s, badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
+	}
+	if _, err := tsapr.ParseJudgeMode(f.judge); err != nil {
+		return s, badInput("--judge: %v", err)
+	}
+	if f.c < 0 || !(f.beta >= 0 && f.beta <= 1) || f.maxExpansion < 1 || f.samples < 1 {
+		return s, badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
+	}
+
+	// Real Qwen3 token counts: the mutate proposer's texts, and LLM calls
+	// whose server reports no usage.
+	tok, err := tokenizer.Qwen3()
+	if err != nil {
+		return s, fmt.Errorf("load the Qwen3 tokenizer: %w", err)
+	}
+	var prop corpus.Proposer
+	var client *openai.Client
+	switch f.proposer {
+	case "mutate":
+		prop = mutate.New(mutate.Options{Seed: f.seed, Tokens: tok})
+		s.model = "mutate"
+	case "openai":
+		p, err := openai.New(openai.Options{BaseURL: f.baseURL, Model: f.model, APIKey: os.Getenv(f.apiKeyEnv),
+			N: f.n, Temperature: f.temperature, MaxTokens: f.maxTokens, Concurrency: f.concurrency, Tokens: tok})
+		if err != nil {
+			return s, badInput("%v", err)
+		}
+		if err := p.Check(ctx); err != nil {
+			return s, fmt.Errorf("search: %w", err)
+		}
+		prop, client, s.model = p, p.Client(), f.model
+	default:
+		return s, badInput("--proposer %q: want mutate or openai", f.proposer)
+	}
+
+	for _, m := range methods {
+		if m == "tsapr" {
+			r, err := newTSAPRRun(f, client)
+			if err != nil {
+				return s, err
+			}
+			s.runs = append(s.runs, r)
+			continue
+		}
+		var names []string
+		for _, n := range strings.Split(f.policies, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			return s, badInput("--policy is empty")
+		}
+		ps, err := evalLoadParams(f.params)
+		if err != nil {
+			return s, err
+		}
+		pols, release, err := evalBuildPolicies(ctx, names, ps, f.checkpoint)
+		s.release = release
+		if err != nil {
+			return s, err
+		}
+		for _, p := range pols {
+			s.runs = append(s.runs, &policyRun{pol: p.Policy, prop: prop, proposer: f.proposer, model: s.model,
+				k: f.k, depth: f.depth, budget: f.budget, seed: f.seed})
+		}
+	}
+	return s, nil
+}
+
+func newTSAPRRun(f *searchFlags, client *openai.Client) (*tsaprRun, error) {
+	judge, _ := tsapr.ParseJudgeMode(f.judge) // checked by newSearchSetup
+	opts := tsapr.DefaultOptions()
+	opts.Budget, opts.C, opts.Beta, opts.MaxExpansion = f.budget, f.c, f.beta, f.maxExpansion
+	opts.Judge, opts.Samples, opts.Temperature, opts.UntilBudget = judge, f.samples, f.tsaprTemperature, f.untilBudget
+	opts.Model, opts.JudgeModel, opts.ModelName, opts.Seed = f.model, f.judgeModel, f.model, f.seed
+	opts.Diff = func(a, b string) string { return report.UnifiedDiff("a/solution.py", "b/solution.py", a, b) }
+	if f.prompts != "" {
+		p, err := tsapr.LoadPrompts(f.prompts)
+		if err != nil {
+			return nil, badInput("--prompts: %v", err)
+		}
+		opts.Prompts = p
+	}
+	return &tsaprRun{client: client, opts: opts}, nil
+}
