@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 
 	"triage/model/priority"
@@ -8,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph code reads as math
 	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -40,20 +42,29 @@ func gatherLast(hidden, last *Node) *Node {
 	return Gather(hidden, idx)                                                                // [B, K, H]
 }
 
-// head maps the gathered hidden states ⊕ standardized features through a
-// two-layer SiLU MLP to Bins logits. Variables (float32, trainable unless
-// noted): feature_mean, feature_std (untrainable; set by SetFeatureStats),
-// dense_0/{weight [hid, H+F], bias}, dense_1/{weight [Bins, hid], bias}.
+// head is the Qwen3 model's head: the hidden state at each scored edit's
+// last token (gathered from hidden [B, T, H] at last [B, K]) through
+// priorityHead.
 func (m *Model) head(mctx *mlctx.Context, hidden, last, features *Node) *Node {
-	g := hidden.Graph()
 	z := ConvertDType(gatherLast(hidden, last), dtypes.Float32) // [B, K, H]
-	mean := frozenParam(mctx, g, "feature_mean", dtypes.Float32, zerosInit, NumFeatures)
-	std := frozenParam(mctx, g, "feature_std", dtypes.Float32, onesInit, NumFeatures)
+	return priorityHead(mctx, z, features, m.Opts.HeadHidden, m.Opts.Bins)
+}
+
+// priorityHead is the head every architecture shares: the encoder output
+// z [B, K, H] ⊕ the standardized parent features [B, K, 4] through a
+// two-layer SiLU MLP to bins logits [B, K, bins]. Variables (float32,
+// trainable unless noted): feature_mean, feature_std (untrainable; set by
+// SetFeatureStats), dense_0/{weight [hid, H+F], bias}, dense_1/{weight
+// [bins, hid], bias}.
+func priorityHead(mctx *mlctx.Context, z, features *Node, hid, bins int) *Node {
+	g := z.Graph()
+	mean := statParam(mctx, g, "feature_mean", dtypes.Float32, zerosInit, NumFeatures)
+	std := statParam(mctx, g, "feature_std", dtypes.Float32, onesInit, NumFeatures)
 	f := Div(Sub(features, Reshape(mean, 1, 1, NumFeatures)), Reshape(std, 1, 1, NumFeatures))
 	z = Concatenate([]*Node{z, f}, -1) // [B, K, H+F]
-	z = dense(mctx.In("dense_0"), z, m.Opts.HeadHidden)
-	z = Mul(z, Logistic(z))                          // SiLU
-	return dense(mctx.In("dense_1"), z, m.Opts.Bins) // [B, K, Bins]
+	z = dense(mctx.In("dense_0"), z, hid)
+	z = Mul(z, Logistic(z))                   // SiLU
+	return dense(mctx.In("dense_1"), z, bins) // [B, K, bins]
 }
 
 // dense is a float32 nn.Linear with bias, weight [out, in].
@@ -64,4 +75,19 @@ func dense(mctx *mlctx.Context, x *Node, out int) *Node {
 	b := trainableParam(mctx, g, "bias", dtypes.Float32, zerosInit, out)
 	y := Einsum("bki,oi->bko", x, w) // [B, K, out]
 	return Add(y, Reshape(b, 1, 1, out))
+}
+
+// SetFeatureStats stores in mctx the mean and standard deviation the head
+// uses to standardize the raw parent features (fitted on the training
+// split). Every std must be positive and finite.
+func SetFeatureStats(mctx *mlctx.Context, mean, std [NumFeatures]float32) error {
+	for i, s := range std {
+		if !(s > 0) || math.IsInf(float64(s), 0) || math.IsNaN(float64(mean[i])) || math.IsInf(float64(mean[i]), 0) {
+			return fmt.Errorf("model: feature %d: mean %g, std %g: want finite mean, std > 0", i, mean[i], s)
+		}
+	}
+	if err := SetVariable(mctx, HeadScope+".feature_mean", tensors.FromFlatDataAndDimensions(append([]float32(nil), mean[:]...), NumFeatures), false); err != nil {
+		return err
+	}
+	return SetVariable(mctx, HeadScope+".feature_std", tensors.FromFlatDataAndDimensions(append([]float32(nil), std[:]...), NumFeatures), false)
 }

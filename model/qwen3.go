@@ -101,9 +101,24 @@ func normalInit(std float64) func(*mlctx.Context) mlctx.VariableInitializer {
 	}
 }
 
-// frozenParam returns the untrainable variable name of scope mctx, created
-// with init when it was not loaded.
+// ParamTrainBase is the context parameter that makes the decoder's base
+// weights trainable (training from random initialization, no --base);
+// by default they are frozen and only LoRA adapters and the head train.
+const ParamTrainBase = "triage_train_base"
+
+// frozenParam returns the decoder weight name of scope mctx, created with
+// init when it was not loaded: untrainable unless the context sets
+// ParamTrainBase.
 func frozenParam(mctx *mlctx.Context, g *Graph, name string, dtype dtypes.DType,
+	init func(*mlctx.Context) mlctx.VariableInitializer, dims ...int) *Node {
+	c := mctx.Checked(false)
+	v := c.WithInitializer(init(c)).VariableWithShape(name, shapes.Make(dtype, dims...))
+	v.SetTrainable(mlctx.GetParamOr(mctx, ParamTrainBase, false))
+	return v.ValueGraph(g)
+}
+
+// statParam is a never-trained statistic (feature means and stds).
+func statParam(mctx *mlctx.Context, g *Graph, name string, dtype dtypes.DType,
 	init func(*mlctx.Context) mlctx.VariableInitializer, dims ...int) *Node {
 	c := mctx.Checked(false)
 	v := c.WithInitializer(init(c)).VariableWithShape(name, shapes.Make(dtype, dims...))

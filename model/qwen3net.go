@@ -24,6 +24,9 @@ type Qwen3Net struct {
 	// EditsPerRow is the most edits packed behind one prefix (default 3 = k;
 	// 1 scores every edge as its own sequence).
 	EditsPerRow int
+	// Inputs switches off the parent's or the edit's text (ablations): the
+	// section markers stay, the text goes.
+	Inputs InputSet
 }
 
 // Arch implements Net.
@@ -48,9 +51,17 @@ func (n *Qwen3Net) Encode(edges []priority.Edge) (Encoded, error) {
 	if lim == (Limits{}) {
 		lim = DefaultLimits()
 	}
-	enc := Encoded{Prefix: SerializeParent(n.Tok, lim, &edges[0]), Features: edges[0].Features()}
+	par := edges[0]
+	if n.Inputs.NoParentText {
+		par.Feedback, par.Diagnosis = "", ""
+	}
+	enc := Encoded{Prefix: SerializeParent(n.Tok, lim, &par), Features: edges[0].Features()}
 	for i := range edges {
-		enc.Edits = append(enc.Edits, SerializeEdit(n.Tok, lim, edges[i].Edit))
+		edit := edges[i].Edit
+		if n.Inputs.NoEditText {
+			edit = ""
+		}
+		enc.Edits = append(enc.Edits, SerializeEdit(n.Tok, lim, edit))
 		enc.B = append(enc.B, edges[i].Remaining)
 	}
 	return enc, nil

@@ -35,7 +35,7 @@ type TensorInfo struct {
 // safetensorsDTypes maps the file's dtype names to element sizes.
 var safetensorsDTypes = map[string]int64{
 	"F64": 8, "F32": 4, "F16": 2, "BF16": 2,
-	"I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1, "BOOL": 1,
+	"I64": 8, "I32": 4, "I16": 2, "I8": 1, "U64": 8, "U8": 1, "BOOL": 1,
 }
 
 // ParseSafetensorsHeader parses and validates the header at the start of a
@@ -226,6 +226,10 @@ func tensorFromRaw(dt string, dims []int, raw []byte) (*tensors.Tensor, error) {
 		gdt = dtypes.Int64
 	case "I32":
 		gdt = dtypes.Int32
+	case "F64":
+		gdt = dtypes.Float64
+	case "U64":
+		gdt = dtypes.Uint64
 	case "F16":
 		t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
 		if len(raw) == 0 {
@@ -286,6 +290,8 @@ func safetensorsName(dt dtypes.DType) (string, error) {
 		return "I32", nil
 	case dtypes.Float64:
 		return "F64", nil
+	case dtypes.Uint64:
+		return "U64", nil
 	}
 	return "", fmt.Errorf("safetensors: cannot write dtype %s", dt)
 }
@@ -356,6 +362,9 @@ func WriteSafetensorsFile(path string, ts map[string]*tensors.Tensor, metadata m
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("safetensors: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return fmt.Errorf("safetensors: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {

@@ -179,9 +179,13 @@ func head(s []string, n int) []string {
 
 // scopeOf maps a dotted key ("model.layers.0.self_attn.q_proj.weight") to
 // the context at its scope and the variable name ("weight").
-func (m *Model) scopeOf(key string) (*mlctx.Context, string) {
+func (m *Model) scopeOf(key string) (*mlctx.Context, string) { return ScopeOf(m.mctx, key) }
+
+// ScopeOf maps a dotted key ("head.dense_0.weight") to the context of mctx
+// at its scope (unchecked) and the variable name ("weight").
+func ScopeOf(mctx *mlctx.Context, key string) (*mlctx.Context, string) {
 	parts := strings.Split(key, ".")
-	c := m.mctx
+	c := mctx
 	for _, p := range parts[:len(parts)-1] {
 		c = c.In(p)
 	}
@@ -191,7 +195,13 @@ func (m *Model) scopeOf(key string) (*mlctx.Context, string) {
 // setVariable stores t as the variable at the dotted key, creating it or
 // replacing its value (shapes must agree).
 func (m *Model) setVariable(key string, t *tensors.Tensor, trainable bool) error {
-	c, name := m.scopeOf(key)
+	return SetVariable(m.mctx, key, t, trainable)
+}
+
+// SetVariable stores t as the variable of mctx at the dotted key, creating
+// it or replacing its value (shapes and dtypes must agree).
+func SetVariable(mctx *mlctx.Context, key string, t *tensors.Tensor, trainable bool) error {
+	c, name := ScopeOf(mctx, key)
 	if v := c.GetVariableByScopeAndName(c.Scope(), name); v != nil {
 		if !v.Shape().Equal(t.Shape()) {
 			return fmt.Errorf("model: variable %s has shape %s, value %s", key, v.Shape(), t.Shape())
@@ -266,8 +276,5 @@ func (m *Model) SetFeatureStats(mean, std [NumFeatures]float32) error {
 			return fmt.Errorf("model: feature %d: mean %g, std %g: want finite mean, std > 0", i, mean[i], s)
 		}
 	}
-	if err := m.setVariable(HeadScope+".feature_mean", tensors.FromFlatDataAndDimensions(mean[:], NumFeatures), false); err != nil {
-		return err
-	}
-	return m.setVariable(HeadScope+".feature_std", tensors.FromFlatDataAndDimensions(std[:], NumFeatures), false)
+	return SetFeatureStats(m.mctx, mean, std)
 }

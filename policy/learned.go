@@ -31,32 +31,73 @@ func (f ScoreFunc) Score(ctx context.Context, edges []priority.Edge) ([]priority
 // when the edge joins the frontier; the episode expands the edge of highest
 // s(e) = (1/b) Σ_{m≤b} F(m), ties by parent depth ascending, then EdgeID.
 type Learned struct {
-	scorer Scorer
+	scorer   Scorer
+	p1       bool
+	perDepth bool
+	name     string
 }
 
+// LearnedOption changes how the learned policy ranks (the ablations of
+// CodeTriage's Table 1).
+type LearnedOption func(*Learned)
+
+// ScoreByP1 ranks edges by p1 = P(t = 1), the probability that the child
+// itself is a fix, instead of s(e).
+func ScoreByP1() LearnedOption { return func(l *Learned) { l.p1 = true } }
+
+// RankWithinDepth expands the shallowest frontier depth first and uses the
+// model only to order edges within one depth: scores are never compared
+// across depths.
+func RankWithinDepth() LearnedOption { return func(l *Learned) { l.perDepth = true } }
+
+// LearnedName sets the policy's reported name (default "learned").
+func LearnedName(name string) LearnedOption { return func(l *Learned) { l.name = name } }
+
 // NewLearned returns the learned policy over scorer.
-func NewLearned(scorer Scorer) (Policy, error) {
+func NewLearned(scorer Scorer, opts ...LearnedOption) (Policy, error) {
 	if scorer == nil {
 		return nil, errors.New("policy learned: nil scorer")
 	}
-	return Learned{scorer: scorer}, nil
+	l := Learned{scorer: scorer, name: "learned"}
+	for _, o := range opts {
+		o(&l)
+	}
+	return l, nil
 }
 
 // Name implements Policy.
-func (p Learned) Name() string { return "learned" }
+func (p Learned) Name() string { return p.name }
 
 // Start implements Policy.
 func (p Learned) Start(t *corpus.Tree, seed uint64) Episode {
-	return &learnedEpisode{base: newBase(t, seed), scorer: p.scorer}
+	return &learnedEpisode{base: newBase(t, seed), scorer: p.scorer, p1: p.p1, perDepth: p.perDepth}
 }
 
 type learnedEpisode struct {
 	base
-	scorer Scorer
-	score  []float64 // by EdgeID
-	has    []bool    // by EdgeID: scored
-	items  []scored
-	buf    []corpus.EdgeID
+	scorer   Scorer
+	p1       bool
+	perDepth bool
+	score    []float64       // by EdgeID
+	dist     []priority.Dist // by EdgeID
+	has      []bool          // by EdgeID: scored
+	items    []scored
+	buf      []corpus.EdgeID
+}
+
+// Dist returns the model's distribution over the solve distance of edge e,
+// once e has been scored (nil before). Reports show it.
+func (ep *learnedEpisode) Dist(e corpus.EdgeID) priority.Dist {
+	if e < 0 || int(e) >= len(ep.dist) {
+		return nil
+	}
+	return ep.dist[e]
+}
+
+// DistReporter is implemented by episodes that hold a predicted
+// solve-distance distribution per scored edge (the learned policy).
+type DistReporter interface {
+	Dist(e corpus.EdgeID) priority.Dist
 }
 
 // Input is the one function that turns edge e of t into the priority
@@ -77,6 +118,7 @@ func Input(t *corpus.Tree, e corpus.EdgeID) priority.Edge {
 func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) error {
 	for len(ep.score) < len(ep.t.Edges) {
 		ep.score = append(ep.score, 0)
+		ep.dist = append(ep.dist, nil)
 		ep.has = append(ep.has, false)
 	}
 	var ids []corpus.EdgeID
@@ -108,7 +150,15 @@ func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) 
 		if err != nil {
 			return fmt.Errorf("learned: edge %d: %w", e, err)
 		}
+		if ep.p1 {
+			sc = out[i].P1()
+		}
+		if ep.perDepth {
+			// s and p1 lie in [0, 1]: a shallower parent always ranks first.
+			sc -= 2 * float64(ep.parentDepth(e))
+		}
 		ep.score[e] = sc
+		ep.dist[e] = out[i]
 		ep.has[e] = true
 	}
 	return nil

@@ -370,6 +370,11 @@ func (t *Tokenizer) AddedTokens() []AddedToken { return append([]AddedToken(nil)
 //go:embed qwen3/tokenizer.json.zst
 var qwen3Zst []byte
 
+// Qwen3SHA256 is the sha256 of the embedded (decompressed) Qwen3
+// tokenizer.json; checkpoints record it so a model is never read with
+// another vocabulary.
+const Qwen3SHA256 = "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4"
+
 // qwen3Once parses the embedded tokenizer once per process.
 var qwen3Once = sync.OnceValues(func() (*Tokenizer, error) {
 	t, err := Parse(qwen3Zst)

@@ -125,7 +125,7 @@ func TestEmbeddedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(raw)
-	const want = "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4"
+	const want = Qwen3SHA256
 	if got := hex.EncodeToString(sum[:]); got != want {
 		t.Fatalf("embedded tokenizer.json sha256 %s, want %s", got, want)
 	}

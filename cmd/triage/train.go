@@ -1,0 +1,332 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"triage/corpus"
+	"triage/model"
+	"triage/model/tokenizer"
+	"triage/train"
+)
+
+func init() { register("", newTrainCmd) }
+
+type trainFlags struct {
+	corpus                    []string
+	arch, base, out, backend  string
+	dtype                     string
+	batch, accum, steps       int
+	epochs, lr, warmup, minLR float64
+	weightDecay, clip         float64
+	seed                      uint64
+	valEvery                  int
+	resume, noProgress        bool
+	noParent, noEdit, noProg  bool
+}
+
+func newTrainCmd() *cobra.Command {
+	f := &trainFlags{}
+	d := train.DefaultOptions()
+	c := &cobra.Command{
+		Use:   "train",
+		Short: "Train the priority model on a corpus (discrete-survival loss, validation by replay)",
+		Long: `train fits the priority model on the train split of one or more corpus
+folders. Examples are the expanded edits of one parent node, from trees that
+hold a fix (censored edges included), labelled with their solve distance;
+the loss is the discrete-survival NLL (observed t ≤ b: −log p_t; censored:
+−log(1 − F(b))). AdamW with warm-up + cosine decay, global-norm gradient
+clipping and gradient accumulation. Every --val-every steps the learned
+policy is replayed on the val split and its E[T] (mean expansions to the
+first fix) recorded; the best checkpoint by E[T] is kept in --out.
+
+Architectures:
+  small        the CPU model (trains in minutes on 2 cores): hashed word and
+               code-token features of the edge's texts plus relational
+               features of the edit against the parent program and the
+               failures, pooled → encoder → the shared head
+  0.6b         Qwen3-0.6B's shape; with --base a Hugging Face Qwen3 folder
+               whose decoder stays frozen (LoRA r 8, α 16 on q/k/v/o and the
+               head train); without --base every weight trains from random
+               initialization
+  CONFIG.json  any Qwen3 config.json (same rules)
+
+Output (--out): checkpoint.json + weights (docs/checkpoint.md), metrics.jsonl,
+training.svg (loss and validation E[T]); last/ holds the resumable state
+(weights, optimizer, data position): --resume continues an interrupted run
+with the same data order. On a GPU use --backend xla:<plugin> --dtype bf16.`,
+		Example: `  triage train --corpus out/corpus --out ckpt/
+  triage train --corpus c1,c2 --arch small --epochs 8 --seed 3 --out ckpt/
+  triage train --corpus out/corpus --out ckpt/ --resume       # after an interruption
+  triage train --corpus out/corpus --arch 0.6b --base Qwen3-0.6B-Base/ --backend xla:cuda --dtype bf16 --batch 32 --out ckpt/
+  triage train --corpus out/corpus --no-edit-text --out ablation-no-edit/`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runTrain(cmd.Context(), f) },
+	}
+	fl := c.Flags()
+	fl.StringSliceVar(&f.corpus, "corpus", nil, "corpus folders (comma-separated or repeated; required)")
+	fl.StringVar(&f.arch, "arch", d.Arch, "architecture: small, 0.6b or a Qwen3 config.json")
+	fl.StringVar(&f.base, "base", "", "Hugging Face Qwen3 folder: frozen decoder, train LoRA + head")
+	fl.StringVar(&f.out, "out", "", "checkpoint folder (required)")
+	fl.StringVar(&f.backend, "backend", model.DefaultBackend, "go (CPU), xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
+	fl.StringVar(&f.dtype, "dtype", d.DType, "Qwen3 decoder dtype: f32 or bf16")
+	fl.IntVar(&f.batch, "batch", d.Batch, "examples (parents) per micro-batch")
+	fl.IntVar(&f.accum, "accum", d.Accum, "micro-batches per optimizer step (gradient accumulation)")
+	fl.IntVar(&f.steps, "steps", 0, "optimizer steps (overrides --epochs)")
+	fl.Float64Var(&f.epochs, "epochs", d.Epochs, "passes over the train split")
+	fl.Float64Var(&f.lr, "lr", d.LR, "peak learning rate")
+	fl.Float64Var(&f.warmup, "warmup", d.Warmup, "fraction of steps of linear warm-up")
+	fl.Float64Var(&f.minLR, "min-lr", d.MinLR, "final learning rate as a fraction of --lr (cosine decay)")
+	fl.Float64Var(&f.weightDecay, "weight-decay", d.WeightDecay, "AdamW decoupled weight decay")
+	fl.Float64Var(&f.clip, "clip", d.ClipNorm, "global gradient-norm clip (0: none)")
+	fl.Uint64Var(&f.seed, "seed", d.Seed, "seed of initialization and data order")
+	fl.IntVar(&f.valEvery, "val-every", d.ValEvery, "optimizer steps between validations (0: only at the end)")
+	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted run in --out")
+	fl.BoolVar(&f.noProgress, "no-progress", false, "no progress bar, even on a terminal")
+	fl.BoolVar(&f.noParent, "no-parent-text", false, "ablation: the model does not read the parent's feedback and diagnosis")
+	fl.BoolVar(&f.noEdit, "no-edit-text", false, "ablation: the model does not read the edit's text")
+	fl.BoolVar(&f.noProg, "no-program", false, "ablation (small): the model does not read the parent program")
+	return c
+}
+
+func runTrain(ctx context.Context, f *trainFlags) error {
+	if len(f.corpus) == 0 {
+		return badInput("--corpus is required")
+	}
+	if f.out == "" {
+		return badInput("--out is required")
+	}
+	var dirs []string
+	for _, d := range f.corpus {
+		if d = strings.TrimSpace(d); d == "" {
+			continue
+		}
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return badInput("--corpus %s: not a folder", d)
+		}
+		if files, _ := corpus.ListShards(d); len(files) == 0 {
+			return badInput("--corpus %s: no corpus shards (part-*.parquet)", d)
+		}
+		dirs = append(dirs, d)
+	}
+	o := train.DefaultOptions()
+	o.Arch, o.Base, o.DType = f.arch, f.base, f.dtype
+	o.Batch, o.Accum, o.Steps, o.Epochs = f.batch, f.accum, f.steps, f.epochs
+	o.LR, o.Warmup, o.MinLR, o.WeightDecay, o.ClipNorm = f.lr, f.warmup, f.minLR, f.weightDecay, f.clip
+	o.Seed, o.ValEvery = f.seed, f.valEvery
+	o.Inputs = model.InputSet{NoParentText: f.noParent, NoEditText: f.noEdit, NoProgram: f.noProg}
+	if f.steps == 0 && f.epochs <= 0 {
+		return badInput("--epochs must be > 0 (or give --steps)")
+	}
+	if err := o.Validate(); err != nil {
+		return badInput("%v", err)
+	}
+	if o.Arch != "small" && o.Arch != "0.6b" {
+		if _, err := model.LoadConfig(o.Arch); err != nil {
+			return badInput("--arch %s: %v", o.Arch, err)
+		}
+	}
+	if o.Base != "" {
+		if _, err := os.Stat(filepath.Join(o.Base, "config.json")); err != nil {
+			return badInput("--base %s: not a Hugging Face model folder: %v", o.Base, err)
+		}
+	}
+	if _, err := model.BackendConfig(f.backend); err != nil {
+		return badInput("%v", err)
+	}
+	be, err := model.NewBackend(f.backend)
+	if err != nil {
+		return err
+	}
+	defer be.Finalize()
+	sources, err := corpusRecord(dirs)
+	if err != nil {
+		return err
+	}
+	env := train.Env{
+		Train:   train.ShardSource{Dirs: dirs, Split: corpus.SplitTrain},
+		Val:     train.ShardSource{Dirs: dirs, Split: corpus.SplitVal},
+		Backend: be, Out: f.out, Resume: f.resume, Sources: sources,
+		Versions: trainVersions(), BuildQwen3: buildQwen3,
+	}
+	tty := !f.noProgress && term.IsTerminal(int(os.Stderr.Fd()))
+	rep := newTrainReporter(tty)
+	env.Progress = rep.update
+	run, err := train.Train(ctx, o, env)
+	rep.finish()
+	if err != nil {
+		if strings.Contains(err.Error(), "already holds") || strings.Contains(err.Error(), "options differ") ||
+			strings.Contains(err.Error(), "no interrupted run") {
+			return badInput("%v", err)
+		}
+		return err
+	}
+	if flagJSON {
+		return printJSON(os.Stdout, run)
+	}
+	fmt.Printf("%s: %d steps in %s; best validation E[T] %.3f at step %d (%d val trees); %d training examples (%d edges) from %d trees with a fix\n",
+		run.Out, run.Steps, time.Duration(run.Seconds*float64(time.Second)).Round(time.Second), run.Best.ET, run.BestStep,
+		run.Best.Trees, run.Stats.Groups, run.Stats.Edges, run.Stats.TreesWithFix)
+	return nil
+}
+
+// buildQwen3 makes the Qwen3 priority model of o: Qwen3-0.6B's shape or a
+// config.json; with o.Base the pretrained decoder, frozen, plus LoRA.
+func buildQwen3(o train.Options, _ train.Stats) (*model.Bundle, error) {
+	dt := dtypes.Float32
+	if o.DType == "bf16" {
+		dt = dtypes.BFloat16
+	}
+	lora := model.DefaultLoRA()
+	opts := model.Options{DType: dt, Bins: o.MaxDepth + 1, HeadHidden: o.HeadHidden, LoRA: &lora, Seed: int64(o.Seed)}
+	var m *model.Model
+	var err error
+	var base *model.BaseRef
+	switch {
+	case o.Base != "":
+		if m, err = model.Load(o.Base, opts); err != nil {
+			return nil, err
+		}
+		sum, err := fileDigest(filepath.Join(o.Base, "config.json"))
+		if err != nil {
+			return nil, err
+		}
+		abs, _ := filepath.Abs(o.Base)
+		base = &model.BaseRef{Path: abs, ConfigSHA256: sum}
+	default:
+		cfg := model.Qwen3_0_6B()
+		if o.Arch != "0.6b" {
+			if cfg, err = model.LoadConfig(o.Arch); err != nil {
+				return nil, err
+			}
+		}
+		opts.LoRA = nil // no base: every weight trains, LoRA adds nothing
+		if m, err = model.New(cfg, opts); err != nil {
+			return nil, err
+		}
+		m.Context().SetParam(model.ParamTrainBase, true)
+	}
+	tok, err := tokenizer.Qwen3()
+	if err != nil {
+		return nil, err
+	}
+	b := model.NewQwen3Bundle(m, tok, o.Limits, o.Inputs)
+	b.Meta.Base = base
+	b.Meta.Tokenizer = &model.TokenizerRef{Name: "qwen3", SHA256: tokenizer.Qwen3SHA256}
+	return b, nil
+}
+
+func fileDigest(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:]), nil
+}
+
+// corpusRecord names the corpus folders and hashes their manifests.
+func corpusRecord(dirs []string) (train.SourceRecord, error) {
+	rec := train.SourceRecord{}
+	h := sha256.New()
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			abs = d
+		}
+		rec.Corpus = append(rec.Corpus, abs)
+		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
+		sort.Strings(files)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return rec, fmt.Errorf("read %s: %w", f, err)
+			}
+			h.Write(data)
+		}
+	}
+	rec.ManifestHash = hex.EncodeToString(h.Sum(nil))
+	return rec, nil
+}
+
+func trainVersions() map[string]string {
+	v := map[string]string{}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v["go"] = bi.GoVersion
+		v["triage"] = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				v["triage_revision"] = s.Value
+			}
+		}
+		for _, dep := range bi.Deps {
+			if dep.Path == "github.com/gomlx/gomlx" {
+				v["gomlx"] = dep.Version
+			}
+		}
+	}
+	return v
+}
+
+// trainReporter shows a progress bar on a terminal, slog lines otherwise.
+type trainReporter struct {
+	bar     *progressbar.ProgressBar
+	lastLog time.Time
+}
+
+func newTrainReporter(tty bool) *trainReporter {
+	r := &trainReporter{lastLog: time.Now()}
+	if tty {
+		r.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription("steps"),
+			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	return r
+}
+
+func (r *trainReporter) update(p train.Progress) {
+	best := "-"
+	if p.BestET >= 0 {
+		best = fmt.Sprintf("%.2f", p.BestET)
+	}
+	if r.bar != nil {
+		if r.bar.GetMax() != p.Total {
+			r.bar.ChangeMax(p.Total)
+		}
+		rate := fmt.Sprintf("%.0f edges/s", p.EdgesPerSec)
+		if p.TokensPerSec > 0 {
+			rate = fmt.Sprintf("%.0f tok/s", p.TokensPerSec)
+		}
+		r.bar.Describe(fmt.Sprintf("loss %.4f, %s, best val E[T] %s", p.Loss, rate, best))
+		_ = r.bar.Set(p.Step)
+		return
+	}
+	if time.Since(r.lastLog) >= 10*time.Second || p.Val != nil || p.Step == p.Total {
+		r.lastLog = time.Now()
+		args := []any{"step", p.Step, "of", p.Total, "epoch", p.Epoch, "loss", fmt.Sprintf("%.4f", p.Loss),
+			"edges_per_s", fmt.Sprintf("%.0f", p.EdgesPerSec), "eta", p.ETA.Round(time.Second).String(), "best_val_et", best}
+		if p.TokensPerSec > 0 {
+			args = append(args, "tokens_per_s", fmt.Sprintf("%.0f", p.TokensPerSec))
+		}
+		slog.Info("train progress", args...)
+	}
+}
+
+func (r *trainReporter) finish() {
+	if r.bar != nil {
+		_ = r.bar.Finish()
+	}
+}

@@ -1,0 +1,475 @@
+package model
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph code reads as math
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
+
+	"triage/model/priority"
+)
+
+// BagScope is the GoMLX scope of the bag encoder's variables.
+const BagScope = "bag"
+
+// BagConfig is the CPU architecture ("small"): an encoder that GoMLX trains
+// in minutes on two cores, feeding the same head, loss and s(e) as the
+// Qwen3 model. It reads the edge's texts as hashed word and code-token
+// features (the parent's feedback and diagnosis once per parent; the edit,
+// its removed and added code tokens and their pairs per edge) and a few
+// relational features of the edit against its context: how much more
+// natural the edited line is under an n-gram model of correct code, where
+// the edited line ranks in the diagnosis's suspicious lines, whether the
+// edit's tokens occur elsewhere in the parent program or in the failure
+// messages. Pooled embeddings ⊕ standardized relational features → a SiLU
+// layer → the encoder output, which the head reads like the Qwen3 model's
+// last hidden state.
+type BagConfig struct {
+	Buckets int `json:"buckets"` // hashed feature ids (power of two)
+	Embed   int `json:"embed"`   // embedding width
+	Hidden  int `json:"hidden"`  // encoder output width
+	// MaxParentIDs and MaxEditIDs cap the feature ids of a parent and of one edit.
+	MaxParentIDs int `json:"max_parent_ids"`
+	MaxEditIDs   int `json:"max_edit_ids"`
+	// NGramOrder and NGramBits size the code n-gram model.
+	NGramOrder int `json:"ngram_order"`
+	NGramBits  int `json:"ngram_bits"`
+	// Inputs switch off parts of the input for the paper's ablations.
+	Inputs InputSet `json:"inputs"`
+}
+
+// InputSet names the parts of an edge a model reads. The zero value reads
+// everything.
+type InputSet struct {
+	NoParentText bool `json:"no_parent_text,omitempty"` // feedback and diagnosis
+	NoEditText   bool `json:"no_edit_text,omitempty"`   // the edit's text
+	NoProgram    bool `json:"no_program,omitempty"`     // the parent program (bag only)
+}
+
+// DefaultBagConfig is the embedded default's architecture.
+func DefaultBagConfig() BagConfig {
+	return BagConfig{Buckets: 1 << 15, Embed: 32, Hidden: 64, MaxParentIDs: 384, MaxEditIDs: 128,
+		NGramOrder: 3, NGramBits: 18}
+}
+
+// Validate checks the sizes.
+func (c BagConfig) Validate() error {
+	if c.Buckets < 64 || c.Buckets > 1<<22 || c.Buckets&(c.Buckets-1) != 0 {
+		return fmt.Errorf("bag: buckets %d, want a power of two in [64, 2^22]", c.Buckets)
+	}
+	if c.Embed < 1 || c.Embed > 1024 || c.Hidden < 1 || c.Hidden > 4096 {
+		return fmt.Errorf("bag: embed %d, hidden %d out of range", c.Embed, c.Hidden)
+	}
+	if c.MaxParentIDs < 1 || c.MaxParentIDs > 1<<14 || c.MaxEditIDs < 1 || c.MaxEditIDs > 1<<14 {
+		return fmt.Errorf("bag: id caps %d, %d out of range", c.MaxParentIDs, c.MaxEditIDs)
+	}
+	if c.NGramOrder < 1 || c.NGramOrder > 4 || c.NGramBits < 8 || c.NGramBits > 26 {
+		return fmt.Errorf("bag: n-gram order %d, bits %d out of range", c.NGramOrder, c.NGramBits)
+	}
+	return nil
+}
+
+// BagDense names the relational features, in order (Encoded.Dense).
+var BagDense = []string{
+	"lm_delta", "lm_after_mean", "lm_before_mean",
+	"susp_rank", "susp_score", "likely_line",
+	"added_elsewhere", "removed_elsewhere", "snippet_elsewhere", "applies_to_line",
+	"len_delta", "removed_in_failures", "added_in_failures",
+	"kind_change", "kind_usevar", "kind_remove", "kind_unparsed", "names_line",
+}
+
+// BagNet is the bag architecture as a Net. LM is the code n-gram model
+// (nil reads as an empty model: the naturalness features are then 0).
+type BagNet struct {
+	Config BagConfig
+	Bins   int
+	// HeadHidden is the width of the head's hidden layer.
+	HeadHidden int
+	LM         *NGram
+}
+
+// Arch implements Net.
+func (n *BagNet) Arch() string { return "bag" }
+
+// hashID maps a (field, feature) pair to a bucket in [1, Buckets): bucket 0
+// is padding.
+func (n *BagNet) hashID(field byte, s string) int32 {
+	h := fnv.New32a()
+	h.Write([]byte{field, 0})
+	h.Write([]byte(s))
+	return int32(1 + h.Sum32()%uint32(n.Config.Buckets-1))
+}
+
+// Feature-id fields.
+const (
+	fieldFeedback byte = iota + 1
+	fieldDiagnosis
+	fieldEditWord
+	fieldRemoved
+	fieldAdded
+	fieldPair
+	fieldKind
+)
+
+// maxScan bounds how much of a text is tokenized for features.
+const maxScan = 8192
+
+// wordIDs appends the hashed unigrams and bigrams of text's first tokens.
+func (n *BagNet) wordIDs(ids []int32, field byte, text string, limit int) []int32 {
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	prev := ""
+	for _, t := range codeTokens(text) {
+		if len(ids) >= limit {
+			break
+		}
+		if len(t) > 1 && t[0] >= '0' && t[0] <= '9' {
+			t = "<num>" // numbers vary per test; their presence is what generalizes
+		}
+		ids = append(ids, n.hashID(field, t))
+		if prev != "" && len(ids) < limit {
+			ids = append(ids, n.hashID(field, prev+" "+t))
+		}
+		prev = t
+	}
+	return ids
+}
+
+// Encode implements Net.
+func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) {
+	if err := checkGroup(edges, n.Bins); err != nil {
+		return Encoded{}, fmt.Errorf("bag: %w", err)
+	}
+	c := n.Config
+	par := &edges[0]
+	enc := Encoded{Features: par.Features()}
+	if !c.Inputs.NoParentText {
+		enc.Prefix = n.wordIDs(enc.Prefix, fieldFeedback, par.Feedback, c.MaxParentIDs/2)
+		enc.Prefix = n.wordIDs(enc.Prefix, fieldDiagnosis, par.Diagnosis, c.MaxParentIDs)
+	}
+	ctx := newEditContext(par, c.Inputs)
+	for i := range edges {
+		ids, dense := n.encodeEdit(&edges[i], ctx)
+		enc.Edits = append(enc.Edits, ids)
+		enc.Dense = append(enc.Dense, dense)
+		enc.B = append(enc.B, edges[i].Remaining)
+	}
+	return enc, nil
+}
+
+// editContext is what the edits of one parent are related to.
+type editContext struct {
+	lines    []string        // the parent program's lines (nil without the program)
+	tokens   map[string]int  // token counts of the whole program
+	failures map[string]bool // identifier tokens of feedback and diagnosis
+	susp     suspicion
+	inputs   InputSet
+}
+
+func newEditContext(par *priority.Edge, in InputSet) *editContext {
+	ec := &editContext{inputs: in, failures: map[string]bool{}}
+	if !in.NoProgram && par.Program != "" {
+		prog := par.Program
+		if len(prog) > 1<<20 {
+			prog = prog[:1<<20]
+		}
+		ec.lines = strings.Split(prog, "\n")
+		ec.tokens = map[string]int{}
+		for _, t := range codeTokens(prog) {
+			ec.tokens[t]++
+		}
+	}
+	if !in.NoParentText {
+		ec.susp = parseSuspicion(par.Diagnosis)
+		for _, text := range []string{par.Feedback, par.Diagnosis} {
+			if len(text) > maxScan {
+				text = text[:maxScan]
+			}
+			for _, t := range codeTokens(text) {
+				if isIdentStart(t[0]) {
+					ec.failures[t] = true
+				}
+			}
+		}
+	} else {
+		ec.susp = suspicion{rank: map[int]int{}, score: map[int]float64{}}
+	}
+	return ec
+}
+
+// encodeEdit returns one edit's feature ids and relational features.
+func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float32) {
+	dense := make([]float32, len(BagDense))
+	if ec.inputs.NoEditText {
+		return nil, dense
+	}
+	c := n.Config
+	p := parseEdit(e.Edit)
+	removed, added := tokenDiff(p.before, p.after)
+	var ids []int32
+	ids = append(ids, n.hashID(fieldKind, fmt.Sprint(p.kind)))
+	for _, t := range removed {
+		ids = append(ids, n.hashID(fieldRemoved, t))
+	}
+	for _, t := range added {
+		ids = append(ids, n.hashID(fieldAdded, t))
+	}
+	for i, r := range removed {
+		for j, a := range added {
+			if i < 3 && j < 3 {
+				ids = append(ids, n.hashID(fieldPair, r+">"+a))
+			}
+		}
+	}
+	if len(ids) > c.MaxEditIDs/2 {
+		ids = ids[:c.MaxEditIDs/2]
+	}
+	ids = n.wordIDs(ids, fieldEditWord, e.Edit, c.MaxEditIDs)
+
+	set := func(name string, v float64) {
+		for i, nm := range BagDense {
+			if nm == name {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					v = 0
+				}
+				dense[i] = float32(v)
+				return
+			}
+		}
+		panic("bag: unknown dense feature " + name) // a programming error, caught by tests
+	}
+	switch p.kind {
+	case editChange:
+		set("kind_change", 1)
+	case editUseVar:
+		set("kind_usevar", 1)
+	case editRemove:
+		set("kind_remove", 1)
+	default:
+		set("kind_unparsed", 1)
+	}
+	if p.line > 0 {
+		set("names_line", 1)
+	}
+	if p.kind != editUnparsed {
+		if n.LM != nil {
+			a, b := n.LM.LogProb(p.after), n.LM.LogProb(p.before)
+			set("lm_delta", clamp(a-b, -30, 30))
+			set("lm_after_mean", clamp(a/float64(len(codeTokens(p.after))+1), -30, 0))
+			set("lm_before_mean", clamp(b/float64(len(codeTokens(p.before))+1), -30, 0))
+		}
+		set("len_delta", clamp(float64(len(p.after)-len(p.before)), -20, 20))
+		set("removed_in_failures", fracIn(removed, ec.failures))
+		set("added_in_failures", fracIn(added, ec.failures))
+	}
+	rank := 8.0
+	if r, ok := ec.susp.rank[p.line]; ok && p.line > 0 {
+		rank = float64(min(r, 8))
+		set("susp_score", ec.susp.score[p.line])
+	}
+	set("susp_rank", rank)
+	if p.line > 0 && p.line == ec.susp.likely {
+		set("likely_line", 1)
+	}
+	if ec.lines != nil && p.kind != editUnparsed {
+		// Tokens elsewhere: the program's counts minus the edited line's.
+		own := map[string]int{}
+		if p.line >= 1 && p.line <= len(ec.lines) {
+			for _, t := range codeTokens(ec.lines[p.line-1]) {
+				own[t]++
+			}
+			if strings.Contains(ec.lines[p.line-1], strings.TrimSpace(p.before)) {
+				set("applies_to_line", 1)
+			}
+		}
+		elsewhere := func(toks []string) float64 {
+			if len(toks) == 0 {
+				return 0
+			}
+			k := 0
+			for _, t := range toks {
+				if ec.tokens[t]-own[t] > 0 {
+					k++
+				}
+			}
+			return float64(k) / float64(len(toks))
+		}
+		set("added_elsewhere", elsewhere(added))
+		set("removed_elsewhere", elsewhere(removed))
+		var after, before float64
+		for i, l := range ec.lines {
+			if i == p.line-1 {
+				continue
+			}
+			if p.after != "" && strings.Contains(l, strings.TrimSpace(p.after)) {
+				after = 1
+			}
+			if p.before != "" && strings.Contains(l, strings.TrimSpace(p.before)) {
+				before = 1
+			}
+		}
+		set("snippet_elsewhere", after-before)
+	}
+	return ids, dense
+}
+
+func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
+
+func fracIn(toks []string, set map[string]bool) float64 {
+	n, k := 0, 0
+	for _, t := range toks {
+		if !isIdentStart(t[0]) {
+			continue
+		}
+		n++
+		if set[t] {
+			k++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(k) / float64(n)
+}
+
+// idBucket rounds an id count up to a multiple of 32 (at least 32).
+func idBucket(n int) int { return max(32, (n+31)/32*32) }
+
+// Batches implements Net: one row per group, K = the most edits of a group
+// in the batch (rounded up to 4 above 3), ids padded to multiples of 32.
+func (n *BagNet) Batches(groups []Encoded, maxRows int) ([]Batch, error) {
+	if maxRows <= 0 {
+		maxRows = 64
+	}
+	var out []Batch
+	for start := 0; start < len(groups); start += maxRows {
+		end := min(start+maxRows, len(groups))
+		gs := groups[start:end]
+		k, lp, le := 1, 0, 0
+		for _, g := range gs {
+			k = max(k, len(g.Edits))
+			lp = max(lp, len(g.Prefix))
+			for _, e := range g.Edits {
+				le = max(le, len(e))
+			}
+		}
+		if k > 3 {
+			k = (k + 3) / 4 * 4
+		}
+		rows := rowsBucket(len(gs), maxRows)
+		lp, le = idBucket(lp), idBucket(le)
+		nd := len(BagDense)
+		pIDs := make([]int32, rows*lp)
+		pW := make([]float32, rows*lp)
+		eIDs := make([]int32, rows*k*le)
+		eW := make([]float32, rows*k*le)
+		dense := make([]float32, rows*k*nd)
+		feats := make([]float32, rows*k*NumFeatures)
+		slots := make([][2]int32, rows*k)
+		for i := range slots {
+			slots[i] = [2]int32{-1, -1}
+		}
+		for r, g := range gs {
+			gi := start + r
+			if len(g.Dense) != len(g.Edits) {
+				return nil, fmt.Errorf("bag: group %d has %d edits and %d dense rows", gi, len(g.Edits), len(g.Dense))
+			}
+			if err := n.checkIDs(g.Prefix); err != nil {
+				return nil, fmt.Errorf("bag: group %d: %w", gi, err)
+			}
+			for j, id := range g.Prefix {
+				pIDs[r*lp+j] = id
+				pW[r*lp+j] = 1 / float32(len(g.Prefix))
+			}
+			for s, e := range g.Edits {
+				if err := n.checkIDs(e); err != nil {
+					return nil, fmt.Errorf("bag: group %d edit %d: %w", gi, s, err)
+				}
+				if len(g.Dense[s]) != nd {
+					return nil, fmt.Errorf("bag: group %d edit %d has %d dense features, want %d", gi, s, len(g.Dense[s]), nd)
+				}
+				base := (r*k + s) * le
+				for j, id := range e {
+					eIDs[base+j] = id
+					eW[base+j] = 1 / float32(len(e))
+				}
+				copy(dense[(r*k+s)*nd:], g.Dense[s])
+				copy(feats[(r*k+s)*NumFeatures:], g.Features[:])
+				slots[r*k+s] = [2]int32{int32(gi), int32(s)}
+			}
+		}
+		out = append(out, Batch{Rows: rows, K: k, Slots: slots, Inputs: []*tensors.Tensor{
+			tensors.FromFlatDataAndDimensions(pIDs, rows, lp),
+			tensors.FromFlatDataAndDimensions(pW, rows, lp),
+			tensors.FromFlatDataAndDimensions(eIDs, rows, k, le),
+			tensors.FromFlatDataAndDimensions(eW, rows, k, le),
+			tensors.FromFlatDataAndDimensions(dense, rows, k, nd),
+			tensors.FromFlatDataAndDimensions(feats, rows, k, NumFeatures),
+		}})
+	}
+	return out, nil
+}
+
+func (n *BagNet) checkIDs(ids []int32) error {
+	for _, id := range ids {
+		if id < 0 || int(id) >= n.Config.Buckets {
+			return fmt.Errorf("feature id %d outside [0, %d)", id, n.Config.Buckets)
+		}
+	}
+	return nil
+}
+
+// Logits implements Net: inputs are parent ids and weights [R, Lp], edit
+// ids and weights [R, K, Le], dense [R, K, len(BagDense)] and features
+// [R, K, 4].
+func (n *BagNet) Logits(mctx *mlctx.Context, in []*Node) *Node {
+	if len(in) != 6 {
+		panic(fmt.Sprintf("bag: %d inputs, want 6", len(in)))
+	}
+	pIDs, pW, eIDs, eW, dense, feats := in[0], in[1], in[2], in[3], in[4], in[5]
+	g := pIDs.Graph()
+	c := n.Config
+	r, k := eIDs.Shape().Dimensions[0], eIDs.Shape().Dimensions[1]
+	bag := mctx.In(BagScope)
+	emb := trainableParam(bag.In("embed"), g, "weight", dtypes.Float32, normalInit(0.1), c.Buckets, c.Embed)
+	// Parent: weighted mean of its feature embeddings, shared by its edits.
+	pe := Gather(emb, InsertAxes(pIDs, -1))                         // [R, Lp, E]
+	pv := ReduceSum(Mul(pe, InsertAxes(pW, -1)), 1)                 // [R, E]
+	pv = BroadcastToDims(Reshape(pv, r, 1, c.Embed), r, k, c.Embed) // [R, K, E]
+	le := eIDs.Shape().Dimensions[2]
+	ee := Gather(emb, Reshape(eIDs, r*k, le, 1))                                 // [R·K, Le, E]
+	ev := Reshape(ReduceSum(Mul(ee, Reshape(eW, r*k, le, 1)), 1), r, k, c.Embed) // [R, K, E]
+	nd := len(BagDense)
+	mean := statParam(bag, g, "dense_mean", dtypes.Float32, zerosInit, nd)
+	std := statParam(bag, g, "dense_std", dtypes.Float32, onesInit, nd)
+	d := Div(Sub(dense, Reshape(mean, 1, 1, nd)), Reshape(std, 1, 1, nd)) // [R, K, nd]
+	z := Concatenate([]*Node{pv, ev, Mul(pv, ev), d}, -1)                 // [R, K, 3E+nd]
+	h := dense3(bag.In("encoder"), z, c.Hidden)
+	h = Mul(h, Logistic(h)) // SiLU: the encoder output [R, K, Hidden]
+	return priorityHead(mctx.In(HeadScope), h, feats, n.HeadHidden, n.Bins)
+}
+
+// dense3 is dense for [R, K, in] inputs.
+func dense3(mctx *mlctx.Context, x *Node, out int) *Node { return dense(mctx, x, out) }
+
+// SetDenseStats stores the mean and std of the relational features.
+func SetDenseStats(mctx *mlctx.Context, mean, std []float32) error {
+	if len(mean) != len(BagDense) || len(std) != len(BagDense) {
+		return fmt.Errorf("bag: %d/%d dense statistics, want %d", len(mean), len(std), len(BagDense))
+	}
+	for i, s := range std {
+		if !(s > 0) || math.IsInf(float64(s), 0) || math.IsNaN(float64(mean[i])) {
+			return fmt.Errorf("bag: dense feature %s: mean %g, std %g", BagDense[i], mean[i], s)
+		}
+	}
+	if err := SetVariable(mctx, BagScope+".dense_mean", tensors.FromFlatDataAndDimensions(append([]float32(nil), mean...), len(mean)), false); err != nil {
+		return err
+	}
+	return SetVariable(mctx, BagScope+".dense_std", tensors.FromFlatDataAndDimensions(append([]float32(nil), std...), len(std)), false)
+}
