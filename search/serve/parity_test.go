@@ -2,8 +2,13 @@ package serve_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"triage/policy"
@@ -116,4 +121,55 @@ func ExampleClient() {
 	// Output:
 	// expand edge 0 of node 0 : return n + 1
 	// solved: true state: solved expansions: 1
+}
+
+// TestPythonClientAPI runs the Python client's calls against a live server
+// with a token: priorities equal the Go client's, errors arrive as
+// TriageError with the server's status and message, and the Parquet export
+// is a Parquet file.
+func TestPythonClientAPI(t *testing.T) {
+	if _, err := os.Stat(servetest.Python); err != nil {
+		t.Skipf("%s not found: %v", servetest.Python, err)
+	}
+	root, err := servetest.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, serve.Options{Scorer: serve.NewStandIn(0, 0), Token: "tok"})
+	edges := testEdges(4)
+	want, err := f.c.Priorities(context.Background(), edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from triage_client import Client, TriageError
+url, edges, want = sys.argv[1], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+c = Client(url, token="tok")
+assert c.health()["learned"] is True
+assert c.priorities(edges) == want, "priorities differ from the Go client's"
+for bad, status, text in [(lambda: Client(url).priorities(edges), 401, "bearer token"),
+                          (lambda: c.ask("nope"), 404, "no session"),
+                          (lambda: c.create_session(policy="bfs", budget=-1, root={"program": "x"}), 400, "negative")]:
+    try:
+        bad()
+        raise SystemExit("no error for status %d" % status)
+    except TriageError as e:
+        assert e.status == status and text in e.message, (e.status, e.message)
+s = c.create_session(policy="dfs", root={"program": "x", "tests": [{"name": "t", "passed": False}], "edits": [{"text": "e"}]})
+e = c.ask(s["id"])["edges"][0]
+r = c.tell(s["id"], e["edge"], {"program": "y", "tests": [{"name": "t", "passed": True}]})
+assert r["solved"] and c.session(s["id"])["state"] == "solved"
+assert c.tree(s["id"], "parquet")[:4] == b"PAR1"
+assert len(c.tree(s["id"])["nodes"]) == 2
+assert c.delete_session(s["id"])["expansions"] == 1
+print("ok")
+`
+	ej, _ := json.Marshal(edges)
+	wj, _ := json.Marshal(want)
+	out, err := exec.Command(servetest.Python, "-c", script, f.hs.URL, filepath.Join(root, "scripts", "serve"), string(ej), string(wj)).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		t.Errorf("python client: %v\n%s", err, out)
+	}
 }

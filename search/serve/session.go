@@ -370,7 +370,7 @@ func (s *session) describe(idle time.Duration, now time.Time) Session {
 	out.Best = Best{Node: b, Edge: n.ViaEdge, Depth: n.Depth, PassRate: n.Exec.PassRate, Solved: n.Solved(),
 		Program: n.Program, Expansion: s.expAt[b], Tokens: s.tokensAt[b]}
 	left := idle - now.Sub(time.Unix(0, s.lastUsed.Load()))
-	out.IdleExpiresInS = max(left, 0).Seconds()
+	out.IdleExpiresInS = max(left, 0).Round(time.Millisecond).Seconds()
 	return out
 }
 
