@@ -80,13 +80,18 @@ func (r Result) Outcome() policy.Outcome {
 	return policy.Outcome{TaskID: r.TaskID, TreeID: r.TreeID, Seed: r.Seed, Solved: r.Solved, T: r.Expansions, Tokens: r.Tokens}
 }
 
-// frontier is a set of edges with O(1) add and remove.
-type frontier struct {
+// Frontier is a set of edges with O(1) add and remove: the frontier of
+// Run, and of the server's sessions, which must order it as Run does.
+type Frontier struct {
 	edges []corpus.EdgeID
 	pos   []int32 // by EdgeID: index in edges, or -1
 }
 
-func (f *frontier) add(e corpus.EdgeID) {
+// Edges returns the edges in the set; the slice is the set's own.
+func (f *Frontier) Edges() []corpus.EdgeID { return f.edges }
+
+// Add adds e (a no-op when present).
+func (f *Frontier) Add(e corpus.EdgeID) {
 	for len(f.pos) <= int(e) {
 		f.pos = append(f.pos, -1)
 	}
@@ -97,8 +102,9 @@ func (f *frontier) add(e corpus.EdgeID) {
 	f.edges = append(f.edges, e)
 }
 
-func (f *frontier) remove(e corpus.EdgeID) bool {
-	if int(e) >= len(f.pos) || f.pos[e] < 0 {
+// Remove removes e and reports whether it was present.
+func (f *Frontier) Remove(e corpus.EdgeID) bool {
+	if e < 0 || int(e) >= len(f.pos) || f.pos[e] < 0 {
 		return false
 	}
 	i := f.pos[e]
@@ -129,10 +135,10 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 	}
 	ep := p.Start(t, cfg.Seed)
 	ranker, _ := ep.(policy.Ranker)
-	var fr frontier
+	var fr Frontier
 	for _, e := range root.Edges {
 		if env.Expandable(e) {
-			fr.add(e)
+			fr.Add(e)
 		}
 	}
 	for {
@@ -168,7 +174,7 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 					res.Priorities = append(res.Priorities, pr)
 				}
 			}
-			if !fr.remove(e) {
+			if !fr.Remove(e) {
 				return res, fmt.Errorf("search %s: policy %s chose edge %d outside the frontier", t.ID, p.Name(), e)
 			}
 			c, err := env.Expand(ctx, e)
@@ -190,7 +196,7 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 			}
 			for _, ce := range child.Edges {
 				if env.Expandable(ce) {
-					fr.add(ce)
+					fr.Add(ce)
 				}
 			}
 		}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"triage/search/serve"
+)
+
+func init() { register("bench", newBenchServeCmd) }
+
+// benchServeRow is one load test: a batching mode and what it measured.
+type benchServeRow struct {
+	Mode   string `json:"mode"`
+	Scorer string `json:"scorer"`
+	serve.LoadResult
+}
+
+func newBenchServeCmd() *cobra.Command {
+	var (
+		sf        scorerFlags
+		lo        serve.LoadOptions
+		url       string
+		modes     string
+		tokenFile string
+	)
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Load test of POST /v1/priorities: p50, p99, requests/s, edges/s, with batching on and off",
+		Long: `serve runs --clients concurrent clients against POST /v1/priorities for
+--duration, each posting --edges edges (one parent's k edits) and waiting for
+the answer before the next request, and prints latency percentiles,
+requests/s, edges/s and errors.
+
+Without --url it starts the server in this process on a loopback port, once
+per --modes entry ("batch": concurrent requests share model executions of up
+to --batch-edges; "nobatch": one execution per request), with the scorer of
+--checkpoint (default: the embedded default checkpoint) or of --stand-in, a
+simulated model that executes one call at a time, each taking the given
+time per call plus per edge. With --url it measures that server as it is.
+It fails (exit 1) when any request failed.`,
+		Example: `  triage bench serve --checkpoint out/ckpt --clients 64 --duration 30s
+  triage bench serve --stand-in 10ms+3ms/edge --clients 64 --duration 30s
+  triage bench serve --url http://127.0.0.1:8080 --token-file tok`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if lo.Clients <= 0 || lo.Duration <= 0 || lo.EdgesPerRequest <= 0 {
+				return badInput("--clients, --duration and --edges must be positive")
+			}
+			if tokenFile != "" {
+				data, err := os.ReadFile(tokenFile)
+				if err != nil {
+					return badInput("--token-file: %v", err)
+				}
+				lo.Token = strings.TrimSpace(string(data))
+			}
+			var rows []benchServeRow
+			if url != "" {
+				lo.URL = url
+				res, err := serve.LoadTest(ctx, lo)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, benchServeRow{Mode: "external", Scorer: url, LoadResult: res})
+			} else {
+				for _, mode := range strings.Split(modes, ",") {
+					mode = strings.TrimSpace(mode)
+					if mode != "batch" && mode != "nobatch" {
+						return badInput("--modes: %q is neither batch nor nobatch", mode)
+					}
+					row, err := benchServeInProcess(ctx, &sf, mode == "batch", lo)
+					if err != nil {
+						return err
+					}
+					rows = append(rows, row)
+				}
+			}
+			if flagJSON {
+				if err := printJSON(cmd.OutOrStdout(), rows); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', tabwriter.AlignRight)
+				fmt.Fprintln(tw, "MODE\tSCORER\tCLIENTS\tSECONDS\tREQUESTS\tERRORS\tREQ/S\tEDGES/S\tP50 MS\tP90 MS\tP99 MS\tMAX MS\t")
+				for _, r := range rows {
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", r.Mode, r.Scorer, r.Clients,
+						r.Seconds, r.Requests, r.Errors, r.RequestsPerSec, r.EdgesPerSec, r.P50Ms, r.P90Ms, r.P99Ms, r.MaxMs)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			}
+			for _, r := range rows {
+				if r.Errors > 0 {
+					return fmt.Errorf("%s: %d of %d requests failed; first: %s", r.Mode, r.Errors, r.Requests, r.FirstError)
+				}
+			}
+			return nil
+		},
+	}
+	sf.register(c)
+	fl := c.Flags()
+	fl.StringVar(&url, "url", "", "measure the server at this base URL instead of one started here")
+	fl.StringVar(&modes, "modes", "batch,nobatch", "in-process server modes to measure, in order")
+	fl.StringVar(&tokenFile, "token-file", "", "bearer token for --url")
+	fl.IntVar(&lo.Clients, "clients", 64, "concurrent clients")
+	fl.DurationVar(&lo.Duration, "duration", 30*time.Second, "how long the clients post")
+	fl.IntVar(&lo.EdgesPerRequest, "edges", 3, "edges per request")
+	fl.DurationVar(&lo.Timeout, "timeout", time.Minute, "time limit of one request")
+	return c
+}
+
+// benchServeInProcess starts a server on a loopback port with the chosen
+// scorer, runs the load test against it and shuts it down.
+func benchServeInProcess(ctx context.Context, sf *scorerFlags, batched bool, lo serve.LoadOptions) (benchServeRow, error) {
+	sc, why, release, err := serveScorer(ctx, sf, batched)
+	defer release()
+	if err != nil {
+		return benchServeRow{}, err
+	}
+	if sc == nil {
+		return benchServeRow{}, badInput("no scorer to measure (%s): give --checkpoint, --stand-in or --url", why)
+	}
+	name := "checkpoint " + sf.checkpoint
+	if sf.standIn != "" {
+		name = "stand-in " + sf.standIn
+	} else if sf.checkpoint == "" {
+		name = "default checkpoint"
+	}
+	srv, err := serve.New(serve.Options{Scorer: sc, RequestTimeout: lo.Timeout, MaxEdges: max(1024, lo.EdgesPerRequest)})
+	if err != nil {
+		return benchServeRow{}, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return benchServeRow{}, err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	lo.URL = "http://" + ln.Addr().String()
+	res, err := serve.LoadTest(ctx, lo)
+	stop()
+	if serr := <-served; err == nil {
+		err = serr
+	}
+	mode := "nobatch"
+	if batched {
+		mode = "batch"
+	}
+	return benchServeRow{Mode: mode, Scorer: name, LoadResult: res}, err
+}

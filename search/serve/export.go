@@ -1,0 +1,78 @@
+package serve
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"triage/corpus"
+)
+
+// WriteTreeParquet writes t as one corpus shard (the corpus schema, zstd),
+// readable by corpus.LoadTrees, `triage eval`, DuckDB and pyarrow.
+func WriteTreeParquet(w io.Writer, t *corpus.Tree, rootIndex int) error {
+	sw := corpus.NewShardWriter(w, corpus.WriterOptions{Metadata: map[string]string{"triage.source": "serve"}})
+	if err := sw.WriteTree(t, rootIndex); err != nil {
+		return err
+	}
+	return sw.Close()
+}
+
+// SessionFileName is the shard file of a saved session; it matches
+// corpus.ShardGlob, so a sessions folder is a corpus folder.
+func SessionFileName(id string) string { return "part-session-" + id + ".parquet" }
+
+// handleTree exports a session's tree so far: ?format=json (default, the
+// corpus.Tree JSON) or ?format=parquet (one corpus shard).
+func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
+	ss := s.lookup(w, r)
+	if ss == nil {
+		return
+	}
+	switch f := r.URL.Query().Get("format"); f {
+	case "", "json":
+		writeJSON(w, http.StatusOK, ss.snapshot())
+	case "parquet":
+		t := ss.snapshot()
+		w.Header().Set("Content-Type", "application/vnd.apache.parquet")
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", SessionFileName(ss.id)))
+		if err := WriteTreeParquet(w, t, ss.req.RootIndex); err != nil {
+			s.opts.Logger.Error("export parquet", "session", ss.id, "err", err)
+		}
+	default:
+		s.fail(w, r, errorf(http.StatusBadRequest, "format %q: want json or parquet", f))
+	}
+}
+
+// save writes ss to SessionsDir through a temporary file renamed when
+// complete, so a corpus reader never sees half a shard.
+func (s *Server) save(ss *session) (string, error) {
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	if err := os.MkdirAll(s.opts.SessionsDir, 0o755); err != nil {
+		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+	}
+	path := filepath.Join(s.opts.SessionsDir, SessionFileName(ss.id))
+	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(ss.id)+".tmp")
+	f, err := os.Create(tmp)
+	if err != nil {
+		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+	}
+	err = WriteTreeParquet(f, ss.snapshot(), ss.req.RootIndex)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+	}
+	return path, nil
+}
