@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -41,7 +42,6 @@ type trainFlags struct {
 
 func newTrainCmd() *cobra.Command {
 	f := &trainFlags{}
-	d := train.DefaultOptions()
 	c := &cobra.Command{
 		Use:   "train",
 		Short: "Train the priority model on a corpus (discrete-survival loss, validation by replay)",
@@ -76,6 +76,15 @@ with the same data order. On a GPU use --backend xla:<plugin> --dtype bf16.`,
   triage train --corpus out/corpus --no-edit-text --out ablation-no-edit/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTrain(cmd.Context(), f) },
 	}
+	addTrainFlags(c, f)
+	fl := c.Flags()
+	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted run in --out")
+	return c
+}
+
+// addTrainFlags adds the flags train and cv share.
+func addTrainFlags(c *cobra.Command, f *trainFlags) {
+	d := train.DefaultOptions()
 	fl := c.Flags()
 	fl.StringSliceVar(&f.corpus, "corpus", nil, "corpus folders (comma-separated or repeated; required)")
 	fl.StringVar(&f.arch, "arch", d.Arch, "architecture: small, 0.6b or a Qwen3 config.json")
@@ -94,60 +103,14 @@ with the same data order. On a GPU use --backend xla:<plugin> --dtype bf16.`,
 	fl.Float64Var(&f.clip, "clip", d.ClipNorm, "global gradient-norm clip (0: none)")
 	fl.Uint64Var(&f.seed, "seed", d.Seed, "seed of initialization and data order")
 	fl.IntVar(&f.valEvery, "val-every", d.ValEvery, "optimizer steps between validations (0: only at the end)")
-	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted run in --out")
 	fl.BoolVar(&f.noProgress, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.noParent, "no-parent-text", false, "ablation: the model does not read the parent's feedback and diagnosis")
 	fl.BoolVar(&f.noEdit, "no-edit-text", false, "ablation: the model does not read the edit's text")
 	fl.BoolVar(&f.noProg, "no-program", false, "ablation (small): the model does not read the parent program")
-	return c
 }
 
 func runTrain(ctx context.Context, f *trainFlags) error {
-	if len(f.corpus) == 0 {
-		return badInput("--corpus is required")
-	}
-	if f.out == "" {
-		return badInput("--out is required")
-	}
-	var dirs []string
-	for _, d := range f.corpus {
-		if d = strings.TrimSpace(d); d == "" {
-			continue
-		}
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return badInput("--corpus %s: not a folder", d)
-		}
-		if files, _ := corpus.ListShards(d); len(files) == 0 {
-			return badInput("--corpus %s: no corpus shards (part-*.parquet)", d)
-		}
-		dirs = append(dirs, d)
-	}
-	o := train.DefaultOptions()
-	o.Arch, o.Base, o.DType = f.arch, f.base, f.dtype
-	o.Batch, o.Accum, o.Steps, o.Epochs = f.batch, f.accum, f.steps, f.epochs
-	o.LR, o.Warmup, o.MinLR, o.WeightDecay, o.ClipNorm = f.lr, f.warmup, f.minLR, f.weightDecay, f.clip
-	o.Seed, o.ValEvery = f.seed, f.valEvery
-	o.Inputs = model.InputSet{NoParentText: f.noParent, NoEditText: f.noEdit, NoProgram: f.noProg}
-	if f.steps == 0 && f.epochs <= 0 {
-		return badInput("--epochs must be > 0 (or give --steps)")
-	}
-	if err := o.Validate(); err != nil {
-		return badInput("%v", err)
-	}
-	if o.Arch != "small" && o.Arch != "0.6b" {
-		if _, err := model.LoadConfig(o.Arch); err != nil {
-			return badInput("--arch %s: %v", o.Arch, err)
-		}
-	}
-	if o.Base != "" {
-		if _, err := os.Stat(filepath.Join(o.Base, "config.json")); err != nil {
-			return badInput("--base %s: not a Hugging Face model folder: %v", o.Base, err)
-		}
-	}
-	if _, err := model.BackendConfig(f.backend); err != nil {
-		return badInput("%v", err)
-	}
-	be, err := model.NewBackend(f.backend)
+	dirs, o, be, err := trainSetup(f)
 	if err != nil {
 		return err
 	}
@@ -181,6 +144,59 @@ func runTrain(ctx context.Context, f *trainFlags) error {
 		run.Out, run.Steps, time.Duration(run.Seconds*float64(time.Second)).Round(time.Second), run.Best.ET, run.BestStep,
 		run.Best.Trees, run.Stats.Groups, run.Stats.Edges, run.Stats.TreesWithFix)
 	return nil
+}
+
+// trainSetup checks the shared flags and opens the backend.
+func trainSetup(f *trainFlags) ([]string, train.Options, backends.Backend, error) {
+	o := train.DefaultOptions()
+	if len(f.corpus) == 0 {
+		return nil, o, nil, badInput("--corpus is required")
+	}
+	if f.out == "" {
+		return nil, o, nil, badInput("--out is required")
+	}
+	var dirs []string
+	for _, d := range f.corpus {
+		if d = strings.TrimSpace(d); d == "" {
+			continue
+		}
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return nil, o, nil, badInput("--corpus %s: not a folder", d)
+		}
+		if files, _ := corpus.ListShards(d); len(files) == 0 {
+			return nil, o, nil, badInput("--corpus %s: no corpus shards (part-*.parquet)", d)
+		}
+		dirs = append(dirs, d)
+	}
+	o.Arch, o.Base, o.DType = f.arch, f.base, f.dtype
+	o.Batch, o.Accum, o.Steps, o.Epochs = f.batch, f.accum, f.steps, f.epochs
+	o.LR, o.Warmup, o.MinLR, o.WeightDecay, o.ClipNorm = f.lr, f.warmup, f.minLR, f.weightDecay, f.clip
+	o.Seed, o.ValEvery = f.seed, f.valEvery
+	o.Inputs = model.InputSet{NoParentText: f.noParent, NoEditText: f.noEdit, NoProgram: f.noProg}
+	if f.steps == 0 && f.epochs <= 0 {
+		return nil, o, nil, badInput("--epochs must be > 0 (or give --steps)")
+	}
+	if err := o.Validate(); err != nil {
+		return nil, o, nil, badInput("%v", err)
+	}
+	if o.Arch != "small" && o.Arch != "0.6b" {
+		if _, err := model.LoadConfig(o.Arch); err != nil {
+			return nil, o, nil, badInput("--arch %s: %v", o.Arch, err)
+		}
+	}
+	if o.Base != "" {
+		if _, err := os.Stat(filepath.Join(o.Base, "config.json")); err != nil {
+			return nil, o, nil, badInput("--base %s: not a Hugging Face model folder: %v", o.Base, err)
+		}
+	}
+	if _, err := model.BackendConfig(f.backend); err != nil {
+		return nil, o, nil, badInput("%v", err)
+	}
+	be, err := model.NewBackend(f.backend)
+	if err != nil {
+		return nil, o, nil, err
+	}
+	return dirs, o, be, nil
 }
 
 // buildQwen3 makes the Qwen3 priority model of o: Qwen3-0.6B's shape or a
