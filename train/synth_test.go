@@ -47,7 +47,7 @@ func synthTrees(n, tasks, k, d int, seed uint64) []*corpus.Tree {
 			}
 			t.Nodes = append(t.Nodes, corpus.Node{ID: id, Parent: parent, ViaEdge: via, Depth: depth,
 				Program: prog, ProgramSHA: corpus.SHA256(fmt.Sprint(i, id)), Exec: ex,
-				Diagnosis: fmt.Sprintf("1 of 2 tests fail.\nSuspicious lines (Ochiai):\n- line 2 (0.%d0): `c = a + b`\n", 5+rng.IntN(4)),
+				Diagnosis:    fmt.Sprintf("1 of 2 tests fail.\nSuspicious lines (Ochiai):\n- line 2 (0.%d0): `c = a + b`\n", 5+rng.IntN(4)),
 				ReviseTokens: 40, ProposeTokens: 60})
 			return id
 		}
