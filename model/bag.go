@@ -54,7 +54,7 @@ type InputSet struct {
 // DefaultBagConfig is the embedded default's architecture.
 func DefaultBagConfig() BagConfig {
 	return BagConfig{Buckets: 1 << 15, Embed: 32, Hidden: 64, MaxParentIDs: 384, MaxEditIDs: 128,
-		NGramOrder: 3, NGramBits: 18}
+		NGramOrder: 4, NGramBits: 18}
 }
 
 // Validate checks the sizes.
@@ -79,6 +79,7 @@ var BagDense = []string{
 	"lm_delta", "lm_after_mean", "lm_before_mean",
 	"susp_rank", "susp_score", "likely_line",
 	"added_elsewhere", "removed_elsewhere", "snippet_elsewhere", "applies_to_line",
+	"added_defined_before", "removed_defined_before", "added_param", "added_rare", "removed_rare",
 	"len_delta", "removed_in_failures", "added_in_failures",
 	"kind_change", "kind_usevar", "kind_remove", "kind_unparsed", "names_line",
 }
@@ -167,6 +168,8 @@ func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) {
 type editContext struct {
 	lines    []string        // the parent program's lines (nil without the program)
 	tokens   map[string]int  // token counts of the whole program
+	defined  map[string]int  // first line binding each name (see definitions)
+	params   map[string]bool // function parameters
 	failures map[string]bool // identifier tokens of feedback and diagnosis
 	susp     suspicion
 	inputs   InputSet
@@ -184,6 +187,7 @@ func newEditContext(par *priority.Edge, in InputSet) *editContext {
 		for _, t := range codeTokens(prog) {
 			ec.tokens[t]++
 		}
+		ec.defined, ec.params = definitions(ec.lines)
 	}
 	if !in.NoParentText {
 		ec.susp = parseSuspicion(par.Diagnosis)
@@ -302,6 +306,41 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 		}
 		set("added_elsewhere", elsewhere(added))
 		set("removed_elsewhere", elsewhere(removed))
+		// Names: does the edit bring in one that exists before this line
+		// (a parameter, an earlier assignment), or drop one that does not?
+		definedBefore := func(toks []string) float64 {
+			n, k := 0, 0
+			for _, t := range toks {
+				if !isIdentStart(t[0]) || pyKeywords[t] {
+					continue
+				}
+				n++
+				if l, ok := ec.defined[t]; ok && (p.line <= 0 || l < p.line) {
+					k++
+				}
+			}
+			if n == 0 {
+				return 0.5
+			}
+			return float64(k) / float64(n)
+		}
+		set("added_defined_before", definedBefore(added))
+		set("removed_defined_before", definedBefore(removed))
+		rare := func(toks []string) float64 { // a name used at most once elsewhere (an unused parameter)
+			for _, t := range toks {
+				if isIdentStart(t[0]) && !pyKeywords[t] && ec.tokens[t]-own[t] <= 1 {
+					return 1
+				}
+			}
+			return 0
+		}
+		set("added_rare", rare(added))
+		set("removed_rare", rare(removed))
+		for _, t := range added {
+			if ec.params[t] {
+				set("added_param", 1)
+			}
+		}
 		var after, before float64
 		for i, l := range ec.lines {
 			if i == p.line-1 {
@@ -318,6 +357,18 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 	}
 	return ids, dense
 }
+
+// pyKeywords are Python's keywords and a few builtins that are not names
+// a program defines.
+var pyKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields("False None True and as assert async await break class continue def del elif else except " +
+		"finally for from global if import in is lambda nonlocal not or pass raise return try while with yield " +
+		"len range min max abs sum sorted list dict set tuple int str float bool enumerate zip map filter print any all reversed") {
+		m[k] = true
+	}
+	return m
+}()
 
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -240,9 +241,12 @@ func (m *Model) MergeLoRA() error {
 			if err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}
-			wd := tensors.MustCopyFlatData[float32](wf)
-			ad := tensors.MustCopyFlatData[float32](a)
-			bd := tensors.MustCopyFlatData[float32](b)
+			wd, err1 := tensors.CopyFlatData[float32](wf)
+			ad, err2 := tensors.CopyFlatData[float32](a)
+			bd, err3 := tensors.CopyFlatData[float32](b)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				return fmt.Errorf("merge: %s: %w", mod, err)
+			}
 			out, in, r := w.Shape().Dimensions[0], w.Shape().Dimensions[1], l.Rank
 			for o := 0; o < out; o++ {
 				row := wd[o*in : (o+1)*in]

@@ -182,14 +182,14 @@ func head(s []string, n int) []string {
 func (m *Model) scopeOf(key string) (*mlctx.Context, string) { return ScopeOf(m.mctx, key) }
 
 // ScopeOf maps a dotted key ("head.dense_0.weight") to the context of mctx
-// at its scope (unchecked) and the variable name ("weight").
+// at its scope and the variable name ("weight").
 func ScopeOf(mctx *mlctx.Context, key string) (*mlctx.Context, string) {
 	parts := strings.Split(key, ".")
 	c := mctx
 	for _, p := range parts[:len(parts)-1] {
 		c = c.In(p)
 	}
-	return c.Checked(false), parts[len(parts)-1]
+	return c, parts[len(parts)-1]
 }
 
 // setVariable stores t as the variable at the dotted key, creating it or
@@ -212,6 +212,9 @@ func SetVariable(mctx *mlctx.Context, key string, t *tensors.Tensor, trainable b
 		v.SetTrainable(trainable)
 		return nil
 	}
+	// A new variable: created in a checked, non-reusing context, which
+	// cannot collide since none exists under this name.
+
 	c.VariableWithValue(name, t).SetTrainable(trainable)
 	return nil
 }
