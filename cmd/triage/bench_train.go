@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	"github.com/spf13/cobra"
+
+	"triage/model"
+	"triage/train"
+)
+
+func init() { register("bench", newBenchTrainCmd) }
+
+func newBenchTrainCmd() *cobra.Command {
+	var (
+		backend, arch, dtype, batches string
+		seq, steps                    int
+		peak                          float64
+		seed                          uint64
+	)
+	c := &cobra.Command{
+		Use:   "train",
+		Short: "Training throughput of the Qwen3 priority model with LoRA (tokens/s, step time, first step, MFU)",
+		Long: `train builds a random-weight Qwen3 of the --arch shape with rank-8 LoRA on
+q/k/v/o (frozen base) and the priority head, and trains it on random
+--seq-token examples with the discrete-survival loss and AdamW, one scored
+position per example, as the PyTorch + PEFT anchor does. For each batch size
+it reports the first step (compilation included), the mean step time of
+--steps further steps, tokens/s and MFU: 4 FLOPs per decoder matmul
+parameter per token over --peak-tflops (the anchors use 790, measured bf16
+dense on the H200).
+
+PyTorch 2.11 + PEFT on one H200 (../shared/anchors, Qwen3-0.6B shape, seq
+1024, bf16): eager 61.9k tok/s at batch 32, 63.7k at 64; torch.compile
+121k after 111 s (batch 32) and 196 s (batch 64) of compilation.`,
+		Example: `  triage bench train --arch small --batch 4 --seq 128 --steps 3
+  triage bench train --backend xla:cuda --arch 0.6b --dtype bf16 --batch 32,64 --seq 1024 --steps 10 --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var cfg model.Config
+			switch arch {
+			case "small":
+				cfg = model.SmallConfig()
+			case "0.6b":
+				cfg = model.Qwen3_0_6B()
+			default:
+				return badInput("--arch %q: want small or 0.6b", arch)
+			}
+			var dt dtypes.DType
+			switch dtype {
+			case "f32", "float32":
+				dt = dtypes.Float32
+			case "bf16", "bfloat16":
+				dt = dtypes.BFloat16
+			default:
+				return badInput("--dtype %q: want f32 or bf16", dtype)
+			}
+			bs, err := evalParseInts("batch", batches)
+			if err != nil {
+				return err
+			}
+			if seq < 8 || steps < 1 || peak < 0 {
+				return badInput("--seq must be ≥ 8, --steps ≥ 1, --peak-tflops ≥ 0")
+			}
+			if _, err := model.BackendConfig(backend); err != nil {
+				return badInput("--backend: %v", err)
+			}
+			be, err := model.NewBackend(backend)
+			if err != nil {
+				return err
+			}
+			defer be.Finalize()
+			var res []train.BenchResult
+			for _, b := range bs {
+				r, err := train.BenchTrain(cmd.Context(), be, train.BenchOptions{Config: cfg,
+					Options: model.Options{DType: dt, Seed: int64(seed)}, Batch: b, Seq: seq, Steps: steps, Seed: seed}, peak)
+				if err != nil {
+					return fmt.Errorf("bench train: batch %d: %w", b, err)
+				}
+				res = append(res, r)
+			}
+			if flagJSON {
+				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch, "dtype": dtype, "results": res})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "backend %s, arch %s, %s, LoRA r 8 on q/k/v/o, seq %d\n", be.Description(), arch, dtype, seq)
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(w, "batch\tfirst step s\tstep s\ttokens/s\tMFU\t")
+			for _, r := range res {
+				fmt.Fprintf(w, "%d\t%.1f\t%.3f\t%.0f\t%.3f\t\n", r.Batch, r.FirstStepS, r.StepS, r.TokensPerSec, r.MFU)
+			}
+			return w.Flush()
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
+	f.StringVar(&arch, "arch", "small", "model shape: small or 0.6b")
+	f.StringVar(&dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
+	f.StringVar(&batches, "batch", "8", "comma-separated batch sizes (examples per step)")
+	f.IntVar(&seq, "seq", 1024, "tokens per example")
+	f.IntVar(&steps, "steps", 10, "timed steps after the first")
+	f.Float64Var(&peak, "peak-tflops", 790, "accelerator peak TFLOP/s for MFU (0: none)")
+	f.Uint64Var(&seed, "seed", 1, "random seed")
+	return c
+}
