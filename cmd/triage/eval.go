@@ -74,7 +74,7 @@ the validation split).`,
 	fl.StringVar(&f.corpus, "corpus", "", "corpus folders (comma-separated) holding Parquet shards (required)")
 	fl.StringVar(&f.split, "split", corpus.SplitTest, "split to evaluate: train, val or test")
 	fl.StringVar(&f.policies, "policies", strings.Join(policy.Baselines, ","), "comma-separated policies; 'learned' needs --checkpoint")
-	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy")
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
 	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", "budgets B of S(B), C(B), AUSC(B)")
 	fl.IntVar(&f.budget, "budget", 0, "cap on expansions per replay (0: until the first fix, needed for E[T])")
@@ -164,9 +164,6 @@ func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, 
 		}
 		seen[name] = true
 		if name == "learned" {
-			if checkpoint == "" {
-				return nil, release, badInput("policy learned needs --checkpoint")
-			}
 			if learnedScorerLoader == nil {
 				return nil, release, errors.New("policy learned: no checkpoint loader is wired into this build yet")
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"triage/checkpoints"
 	"triage/model"
 	"triage/policy"
 )
@@ -21,10 +22,17 @@ func learnedBackend() string {
 	return model.DefaultBackend
 }
 
-// loadLearnedScorer opens a checkpoint folder and compiles its model on the
-// learned backend. A missing, truncated or mismatched checkpoint is bad
+// loadLearnedScorer opens a checkpoint folder ("" for the embedded default)
+// and compiles its model on the learned backend. A missing, truncated or mismatched checkpoint is bad
 // input (exit 2).
 func loadLearnedScorer(ctx context.Context, path string) (policy.Scorer, func(), error) {
+	if path == "" {
+		p, err := checkpoints.DefaultPath()
+		if err != nil {
+			return nil, func() {}, err
+		}
+		path = p
+	}
 	b, err := model.LoadCheckpoint(path)
 	if err != nil {
 		if errors.Is(err, model.ErrCheckpoint) {
