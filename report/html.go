@@ -88,7 +88,7 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;paddin
 th:first-child,td:first-child{text-align:left}
 #js-error{background:#fdd;border:1px solid #c00;padding:.5em}
 .panes{display:flex;gap:1em;align-items:flex-start}#tree{flex:3;overflow:auto;border:1px solid #ddd}
-#frontier{flex:2;max-height:520px;overflow:auto;font-size:12px}#frontier li.chosen{font-weight:bold;color:#0a5}
+#frontier{flex:2;max-height:520px;overflow:auto;font-size:12px}#frontier svg.dist{vertical-align:middle;margin-right:6px}#frontier li.chosen{font-weight:bold;color:#0a5}
 pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap;max-height:300px;overflow:auto;font-size:12px}
 .node{cursor:pointer}.node text{font-size:10px;text-anchor:middle;dominant-baseline:central}
 .note{font-size:12px;color:#555}.pass{color:#0a5}.fail{color:#c00}`
@@ -140,7 +140,12 @@ var slider=document.getElementById('step');slider.max=String(V.steps.length);sli
 function setStep(s){V.nodes.forEach(function(n){var vis=n.step<=s;groups[n.id].style.opacity=vis?1:0.12;if(edges[n.id])edges[n.id].style.opacity=vis?1:0.12;});
 document.getElementById('step-label').textContent=s+' of '+V.steps.length+' expansions';
 var ol=document.getElementById('frontier-list');ol.textContent='';
-if(s<V.steps.length){V.steps[s].frontier.forEach(function(c){var li=el('li',{'class':c.chosen?'chosen':''},ol,(c.priority!==undefined?fmt(c.priority,4)+' · ':'')+'edge '+c.edge+' of node '+c.parent+': '+c.edit);});}
+if(s<V.steps.length){V.steps[s].frontier.forEach(function(c){var li=el('li',{'class':c.chosen?'chosen':''},ol);
+if(c.dist){var bw=9,bh=26,g=sv('svg',{width:c.dist.length*(bw+2)+2,height:bh+12,'class':'dist'},li);
+c.dist.forEach(function(p,k){var h=Math.max(1,p*bh);sv('rect',{x:1+k*(bw+2),y:bh-h,width:bw,height:h,fill:k<c.dist.length-1?'#37a':'#bbb'},g);
+var tl=sv('text',{x:1+k*(bw+2)+bw/2,y:bh+10,'font-size':'8','text-anchor':'middle'},g);tl.textContent=k<c.dist.length-1?String(k+1):'>';
+var ti=sv('title',{},g);ti.textContent='P(t = 1..'+(c.dist.length-1)+', > '+(c.dist.length-1)+') = '+c.dist.map(function(x){return fmt(x,3);}).join(', ');});}
+el('span',{},li,(c.priority!==undefined?(c.dist?'s(e) = ':'')+fmt(c.priority,4)+' · ':'')+'edge '+c.edge+' of node '+c.parent+': '+c.edit);});}
 else{el('li',{},ol,'search ended');}}
 slider.addEventListener('input',function(){setStep(parseInt(slider.value,10));});
 setStep(V.steps.length);show(V.steps.length?V.steps[V.steps.length-1].child:0);

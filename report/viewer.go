@@ -40,7 +40,10 @@ type ViewCandidate struct {
 	Parent   int      `json:"parent"`
 	Edit     string   `json:"edit"`
 	Priority *float64 `json:"priority,omitempty"`
-	Chosen   bool     `json:"chosen"`
+	// Dist is the learned policy's predicted distribution of the edge's
+	// solve distance: P(t = 1..D), then P(t > D).
+	Dist   []float64 `json:"dist,omitempty"`
+	Chosen bool      `json:"chosen"`
 }
 
 // ViewStep is one expansion: the frontier before it, ranked, and what was
@@ -119,6 +122,9 @@ func NewViewer(t *corpus.Tree, res search.Result) (*Viewer, error) {
 				p := res.Priorities[i][j]
 				cands[j].Priority = &p
 				keys[j].prio = p
+				if i < len(res.Dists) && j < len(res.Dists[i]) {
+					cands[j].Dist = res.Dists[i][j]
+				}
 			} else if fe == e {
 				keys[j].prio = 1
 			}

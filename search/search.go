@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"triage/corpus"
+	"triage/model/priority"
 	"triage/policy"
 )
 
@@ -73,6 +74,10 @@ type Result struct {
 	// Priorities[i][j] is the policy's priority of Frontiers[i][j], when
 	// the episode is a policy.Ranker (with Config.Trace).
 	Priorities [][]float64 `json:"priorities,omitempty"`
+	// Dists[i][j] is the predicted solve-distance distribution of
+	// Frontiers[i][j], when the episode is a policy.DistReporter (the
+	// learned policy; with Config.Trace).
+	Dists [][]priority.Dist `json:"dists,omitempty"`
 }
 
 // Outcome converts r to the metric record of policy.Summarize.
@@ -135,6 +140,7 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 	}
 	ep := p.Start(t, cfg.Seed)
 	ranker, _ := ep.(policy.Ranker)
+	dists, _ := ep.(policy.DistReporter)
 	var fr Frontier
 	for _, e := range root.Edges {
 		if env.Expandable(e) {
@@ -172,6 +178,13 @@ func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, err
 						return res, fmt.Errorf("search %s: policy %s: priorities: %w", t.ID, p.Name(), err)
 					}
 					res.Priorities = append(res.Priorities, pr)
+					if dists != nil {
+						ds := make([]priority.Dist, len(snap))
+						for j, fe := range snap {
+							ds[j] = dists.Dist(fe)
+						}
+						res.Dists = append(res.Dists, ds)
+					}
 				}
 			}
 			if !fr.Remove(e) {
