@@ -38,7 +38,7 @@ func testTrees(n int) []*corpus.Tree {
 
 // writeCorpus writes trees to dir in shards of perShard trees, row groups
 // of rowsPerGroup rows.
-func writeCorpus(t *testing.T, dir string, trees []*corpus.Tree, perShard int, rowsPerGroup int64) {
+func writeCorpus(t testing.TB, dir string, trees []*corpus.Tree, perShard int, rowsPerGroup int64) {
 	t.Helper()
 	for s := 0; s*perShard < len(trees); s++ {
 		fh, err := os.Create(filepath.Join(dir, corpus.ShardFileName(s)))
