@@ -24,10 +24,11 @@ json() { /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 src_nodes=$("$BIN" corpus stats --json "$SRC" | json "['nodes']")
 [ "$src_nodes" -gt 0 ] || { echo "$SRC has no nodes" >&2; exit 1; }
 
-# measure NAME NODES CMD...: runs CMD under GNU time; prints the row.
+# measure NAME LOG NODES CMD...: runs CMD under GNU time, output to
+# WORK/LOG-NODES.log; prints the row.
 measure() {
-  local name=$1 nodes=$2 log="$WORK/$1-$2.log"
-  shift 2
+  local name=$1 nodes=$3 log="$WORK/$2-$3.log"
+  shift 3
   /usr/bin/time -v -o "$log.time" "$@" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
   local wall cpu rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log.time")
@@ -49,7 +50,7 @@ for target in "$@"; do
       { cat "$WORK/replicate-$target.log" >&2; exit 1; }
   fi
   nodes=$(( copies * src_nodes ))
-  measure "corpus stats" "$nodes" "$BIN" corpus stats "$dir"
+  measure "corpus stats" stats "$nodes" "$BIN" corpus stats "$dir"
   # shellcheck disable=SC2086
-  measure "eval (8 baselines)" "$nodes" "$BIN" eval --corpus "$dir" --split test ${EVAL_FLAGS:-}
+  measure "eval (8 baselines)" eval "$nodes" "$BIN" eval --corpus "$dir" --split test ${EVAL_FLAGS:-}
 done
