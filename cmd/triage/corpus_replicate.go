@@ -25,9 +25,10 @@ func newCorpusReplicateCmd() *cobra.Command {
 		Long: `Replicate writes --copies copies of every tree of the input corpus folders
 into a new folder, copy c under the tree and task ids suffixed "~cNNNNN" (new
 trees of new tasks, in the same split unless --split puts them all in one),
-over --shards shard files. Figures of 'triage eval' on the copy equal those of the input
-(with more tasks, so smaller standard errors); it exists to measure
-'corpus stats', 'eval' and 'tune' at scale (see README, "Scale").`,
+over --shards shard files. Figures of 'triage eval' on the copy equal those of
+the input up to rounding (with more tasks, so smaller standard errors); it
+exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
+"Scale").`,
 		Example: `  triage corpus replicate --copies 130 --shards 32 --out /tmp/big out/demo/corpus`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
