@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/parquet-go/parquet-go"
@@ -109,10 +110,9 @@ func InspectShard(path string) (ShardInfo, error) {
 	return info, nil
 }
 
-// scanFile reads every row of a Parquet file as T (a projection of NodeRow)
-// in batches and calls fn with each batch; the batch slice is reused. Decoding
-// panics of a corrupt file become errors.
-func scanFile[T any](path string, batch int, fn func([]T) error) (err error) {
+// withShard opens a shard file and calls fn with it; decoding panics of a
+// corrupt file become errors.
+func withShard(path string, fn func(pf *parquet.File) error) (err error) {
 	pf, f, err := openShard(path)
 	if err != nil {
 		return err
@@ -123,24 +123,32 @@ func scanFile[T any](path string, batch int, fn func([]T) error) (err error) {
 			err = fmt.Errorf("shard %s: corrupt data: %v", path, r)
 		}
 	}()
-	r := parquet.NewGenericReader[T](pf)
-	defer r.Close()
-	buf := make([]T, batch)
-	for {
-		n, rerr := r.Read(buf)
-		if n > 0 {
-			if err := fn(buf[:n]); err != nil {
-				return err
+	return fn(pf)
+}
+
+// scanFile reads every row of a Parquet file as T (a projection of NodeRow)
+// in batches and calls fn with each batch; the batch slice is reused.
+func scanFile[T any](path string, batch int, fn func([]T) error) error {
+	return withShard(path, func(pf *parquet.File) error {
+		r := parquet.NewGenericReader[T](pf)
+		defer r.Close()
+		buf := make([]T, batch)
+		for {
+			n, rerr := r.Read(buf)
+			if n > 0 {
+				if err := fn(buf[:n]); err != nil {
+					return err
+				}
 			}
+			if errors.Is(rerr, io.EOF) {
+				return nil
+			}
+			if rerr != nil {
+				return fmt.Errorf("read shard %s: %w", path, rerr)
+			}
+			clear(buf)
 		}
-		if errors.Is(rerr, io.EOF) {
-			return nil
-		}
-		if rerr != nil {
-			return fmt.Errorf("read shard %s: %w", path, rerr)
-		}
-		clear(buf)
-	}
+	})
 }
 
 // ScanRows calls fn with batches of full rows of one shard file.
@@ -154,10 +162,10 @@ func ScanProjected(path string, fn func([]ProjectedRow) error) error {
 	return scanFile(path, 4096, fn)
 }
 
-// ScanTrees calls fn once per tree with all of that tree's rows, over the
-// union of the corpus folders: a tree id seen in an earlier file is skipped,
-// so overlapping shard folders count each tree once. The rows passed to fn
-// are not reused.
+// ScanTrees calls fn once per tree with all of that tree's whole rows, over
+// the union of the corpus folders: a tree id seen in an earlier file is
+// skipped, so overlapping shard folders count each tree once. The rows
+// passed to fn are not reused.
 func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 	files, err := ListShards(dirs...)
 	if err != nil {
@@ -165,42 +173,21 @@ func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 	}
 	seen := map[string]bool{}
 	for _, path := range files {
-		inFile := map[string]bool{}
-		var cur []NodeRow
-		flush := func() error {
-			if len(cur) == 0 {
-				return nil
-			}
-			rows := cur
-			cur = nil
-			inFile[rows[0].TreeID] = true
-			return fn(rows)
-		}
-		err := ScanRows(path, func(batch []NodeRow) error {
-			for i := range batch {
-				r := batch[i]
-				if seen[r.TreeID] {
-					continue
-				}
-				if len(cur) > 0 && cur[0].TreeID != r.TreeID {
-					if inFile[r.TreeID] {
-						return fmt.Errorf("shard %s: rows of tree %s are not contiguous", path, r.TreeID)
+		var inFile []string
+		err := withShard(path, func(pf *parquet.File) error {
+			return groupTrees(pf, path, wholeBatch, func(r *NodeRow) string { return r.TreeID },
+				func(_ int64, rows []NodeRow) error {
+					if seen[rows[0].TreeID] {
+						return nil
 					}
-					if err := flush(); err != nil {
-						return err
-					}
-				}
-				cur = append(cur, r)
-			}
-			return nil
+					inFile = append(inFile, rows[0].TreeID)
+					return fn(slices.Clone(rows))
+				})
 		})
-		if err == nil {
-			err = flush()
-		}
 		if err != nil {
 			return err
 		}
-		for id := range inFile {
+		for _, id := range inFile {
 			seen[id] = true
 		}
 	}
@@ -208,20 +195,26 @@ func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 }
 
 // LoadTrees reads every tree of the corpus folders' shards (the union of the
-// folders, each tree id once), sorted by tree id, with nodes, edges and
-// labels filled. A shard holding a partial tree is an error.
+// folders, each tree id once), sorted by tree id, with every column
+// decoded. It holds the whole corpus in memory: for small corpora and
+// tests; evaluation and statistics stream with OpenTrees. A shard holding a
+// partial tree is an error.
 func LoadTrees(dirs ...string) ([]*Tree, error) {
-	var trees []*Tree
-	err := ScanTrees(dirs, func(rows []NodeRow) error {
-		t, err := TreeFromRows(rows)
-		if err != nil {
-			return err
-		}
-		trees = append(trees, t)
-		return nil
-	})
+	r, err := OpenTrees(dirs, ReadOptions{Columns: AllColumns})
 	if err != nil {
 		return nil, fmt.Errorf("load trees: %w", err)
+	}
+	defer r.Close()
+	var trees []*Tree
+	for {
+		t, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load trees: %w", err)
+		}
+		trees = append(trees, t)
 	}
 	sort.Slice(trees, func(i, j int) bool { return trees[i].ID < trees[j].ID })
 	return trees, nil

@@ -1,7 +1,10 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"sort"
 	"strconv"
 )
@@ -44,7 +47,8 @@ type Stats struct {
 	Statuses         map[string]int `json:"statuses"`
 }
 
-// ComputeStats scans the corpus folders (their union, each tree once).
+// ComputeStats scans the corpus folders (their union, each tree once),
+// tree by tree, decoding shard files in parallel (one per CPU).
 func ComputeStats(dirs ...string) (*Stats, error) {
 	files, err := ListShards(dirs...)
 	if err != nil {
@@ -60,55 +64,63 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		s.Bytes += info.Bytes
 		s.Uncompressed += info.UncompressedBytes
 	}
+	r, err := OpenTrees(dirs, ReadOptions{Columns: AllColumns, Files: runtime.NumCPU()})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	tasks := map[string]string{}
 	taskSplitSeen := map[string]bool{}
 	var passSum float64
-	err = ScanTrees(dirs, func(rows []NodeRow) error {
-		r0 := &rows[0]
-		if int(r0.TreeNodes) != len(rows) {
-			return fmt.Errorf("tree %s: %d rows, want %d", r0.TreeID, len(rows), r0.TreeNodes)
+	for {
+		t, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		sp := s.Splits[r0.Split]
+		if err != nil {
+			return nil, fmt.Errorf("corpus stats: %w", err)
+		}
+		sp := s.Splits[t.Split]
 		if sp == nil {
 			sp = &SplitStats{}
-			s.Splits[r0.Split] = sp
+			s.Splits[t.Split] = sp
 		}
-		if _, ok := tasks[r0.TaskID]; !ok {
-			tasks[r0.TaskID] = r0.Split
+		if _, ok := tasks[t.TaskID]; !ok {
+			tasks[t.TaskID] = t.Split
 		}
-		if key := r0.Split + "\x00" + r0.TaskID; !taskSplitSeen[key] {
+		if key := t.Split + "\x00" + t.TaskID; !taskSplitSeen[key] {
 			taskSplitSeen[key] = true
 			sp.Tasks++
 		}
 		sp.Trees++
-		sp.Nodes += len(rows)
+		sp.Nodes += len(t.Nodes)
 		s.Trees++
-		s.Nodes += len(rows)
+		s.Nodes += len(t.Nodes)
 		fix := -1
-		for i := range rows {
-			r := &rows[i]
-			passSum += r.PassRate
-			s.Edits += int64(len(r.Edits))
-			s.OutputTokens += int64(r.OutputTokens)
-			s.ProposeTokens += int64(r.ProposeTokens)
-			s.ReviseTokens += int64(r.ReviseTokens)
-			s.TokensEstimated = s.TokensEstimated || r.TokensEstimated
-			s.TextBytes += rowTextBytes(r)
-			s.Statuses[r.Status]++
-			if r.ProposeFailed {
+		for i := range t.Nodes {
+			n := &t.Nodes[i]
+			passSum += n.Exec.PassRate
+			s.Edits += int64(len(n.Edges))
+			s.OutputTokens += int64(n.ReviseTokens + n.ProposeTokens)
+			s.ProposeTokens += int64(n.ProposeTokens)
+			s.ReviseTokens += int64(n.ReviseTokens)
+			s.TokensEstimated = s.TokensEstimated || n.TokensEstimated
+			s.TextBytes += nodeTextBytes(t, n)
+			s.Statuses[string(n.Exec.Status)]++
+			if n.ProposeFailed {
 				s.ProposeFailed++
 			}
-			if r.ReviseFailed {
+			if n.ReviseFailed {
 				s.ReviseFailed++
 			}
-			if r.Solved && (fix < 0 || int(r.Depth) < fix) {
-				fix = int(r.Depth)
+			if n.Solved() && (fix < 0 || n.Depth < fix) {
+				fix = n.Depth
 			}
-			for _, e := range r.Edits {
-				if e.Censored {
+			for _, e := range n.Edges {
+				if l := t.Edges[e].Label; l.Censored {
 					s.EdgeT["censored"]++
 				} else {
-					s.EdgeT[strconv.Itoa(int(e.T))]++
+					s.EdgeT[strconv.Itoa(int(l.T))]++
 				}
 			}
 		}
@@ -119,10 +131,6 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		} else {
 			s.SolveDepth["unsolved"]++
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("corpus stats: %w", err)
 	}
 	s.Tasks = len(tasks)
 	if s.Trees > 0 {
@@ -136,6 +144,18 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		s.Compression = float64(s.Uncompressed) / float64(s.Bytes)
 	}
 	return s, nil
+}
+
+// nodeTextBytes counts n's text as rowTextBytes counts its row's.
+func nodeTextBytes(t *Tree, n *Node) int64 {
+	b := len(n.Program) + len(n.Exec.Feedback) + len(n.Diagnosis) + len(n.Raw)
+	for _, e := range n.Edges {
+		b += len(t.Edges[e].Edit.Text) + len(t.Edges[e].Edit.Payload)
+	}
+	for _, tr := range n.Exec.Tests {
+		b += len(tr.Name) + len(tr.Message)
+	}
+	return int64(b)
 }
 
 // SortedKeys returns a histogram's keys in numeric order, then the others.

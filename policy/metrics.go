@@ -57,6 +57,9 @@ type treeStats struct {
 	t      float64
 	tokens float64
 	s      []float64 // S(b), b = 0..maxB
+	// c and ausc are the tree's C(B) and AUSC(B) per reported budget,
+	// computed once so that bootstrap draws only add them up.
+	c, ausc []float64
 }
 
 // Summarize computes the metrics of outs (several seeds of one tree are
@@ -95,6 +98,16 @@ func Summarize(outs []Outcome, budgets []int, resamples int, seed uint64) (Summa
 					ts.s[b] += 1 / n
 				}
 			}
+		}
+		ts.c, ts.ausc = make([]float64, len(budgets)), make([]float64, len(budgets))
+		for k, b := range budgets {
+			// C(B) = Σ_{b'=0}^{B-1} P(T > b') = Σ (1 − S(b')).
+			var c, a float64
+			for bb := 0; bb < b; bb++ {
+				c += 1 - ts.s[bb]
+				a += ts.s[bb+1]
+			}
+			ts.c[k], ts.ausc[k] = c, a/float64(b)
 		}
 		trees = append(trees, ts)
 		i = j
@@ -185,14 +198,8 @@ func treeMetrics(trees []treeStats, idx []int, budgets []int, maxB int) []float6
 		}
 		for j, b := range budgets {
 			out[2+3*j] += ts.s[b]
-			// C(B) = Σ_{b'=0}^{B-1} P(T > b') = Σ (1 − S(b')).
-			var c, a float64
-			for bb := 0; bb < b; bb++ {
-				c += 1 - ts.s[bb]
-				a += ts.s[bb+1]
-			}
-			out[3+3*j] += c
-			out[4+3*j] += a / float64(b)
+			out[3+3*j] += ts.c[j]
+			out[4+3*j] += ts.ausc[j]
 		}
 	}
 	if solved > 0 {

@@ -10,18 +10,14 @@ import (
 	"strconv"
 	"strings"
 
-	"triage/policy"
+	"triage/search/eval"
 )
 
-// PolicyResult is one policy's summary.
-type PolicyResult struct {
-	Name    string         `json:"name"`
-	Params  policy.Params  `json:"params,omitempty"`
-	Seeds   int            `json:"seeds"`
-	Summary policy.Summary `json:"summary"`
-}
+// PolicyResult is one policy's summary, as package eval computes it.
+type PolicyResult = eval.PolicyResult
 
-// Report is everything `triage eval` reports.
+// Report is everything `triage eval` reports: the results of eval.Evaluate
+// with their title and origin, and the viewed tree.
 type Report struct {
 	Title    string         `json:"title"`
 	Corpus   string         `json:"corpus"`
@@ -32,6 +28,12 @@ type Report struct {
 	Policies []PolicyResult `json:"policies"`
 	// Viewer is the tree shown in the HTML report (nil: none).
 	Viewer *Viewer `json:"viewer,omitempty"`
+}
+
+// New returns the report of res, titled, for the split of a corpus.
+func New(title, corpusName, split string, res *eval.Results) *Report {
+	return &Report{Title: title, Corpus: corpusName, Split: split, Trees: res.Trees, Tasks: res.Tasks,
+		Budgets: res.Budgets, Policies: res.Policies}
 }
 
 // maxBudget is the largest budget of r (0 when none).

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +15,7 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/report"
+	"triage/search/eval"
 )
 
 // learnedScorerLoader loads the learned policy's Scorer from a checkpoint;
@@ -101,8 +102,8 @@ func evalParseInts(flag, s string) ([]int, error) {
 	return out, nil
 }
 
-// evalLoadSplit loads the trees of one split from comma-separated corpus dirs.
-func evalLoadSplit(dirs, split string) ([]*corpus.Tree, error) {
+// evalCorpusDirs checks --corpus (comma-separated folders) and --split.
+func evalCorpusDirs(dirs, split string) ([]string, error) {
 	if dirs == "" {
 		return nil, badInput("--corpus is required")
 	}
@@ -121,20 +122,37 @@ func evalLoadSplit(dirs, split string) ([]*corpus.Tree, error) {
 		}
 		list = append(list, d)
 	}
-	all, err := corpus.LoadTrees(list...)
-	if err != nil {
-		return nil, err
+	return list, nil
+}
+
+// evalOpenSplit opens a reader of one split's trees that decodes what
+// pols read.
+func evalOpenSplit(dirs []string, split string, pols []eval.Policy) (*corpus.TreeReader, error) {
+	return corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, Columns: eval.ColumnsFor(pols)})
+}
+
+// evalNoTrees turns eval.ErrNoTrees into bad input naming the corpus and
+// split.
+func evalNoTrees(err error, corpusFlag, split string) error {
+	if errors.Is(err, eval.ErrNoTrees) {
+		return badInput("corpus %s has no tree in split %q", corpusFlag, split)
 	}
-	var trees []*corpus.Tree
-	for _, t := range all {
-		if t.Split == split {
-			trees = append(trees, t)
-		}
+	return err
+}
+
+// firstTree passes a source through, remembering the smallest tree id: the
+// tree the report's viewer shows by default.
+type firstTree struct {
+	eval.Source
+	id string
+}
+
+func (s *firstTree) Next() (*corpus.Tree, error) {
+	t, err := s.Source.Next()
+	if err == nil && (s.id == "" || t.ID < s.id) {
+		s.id = t.ID
 	}
-	if len(trees) == 0 {
-		return nil, badInput("corpus %s has no tree in split %q (%d trees in all)", dirs, split, len(all))
-	}
-	return trees, nil
+	return t, err
 }
 
 // evalLoadParams reads a --params file (empty path: no params).
@@ -155,7 +173,7 @@ func evalLoadParams(path string) (policy.ParamSet, error) {
 }
 
 // evalBuildPolicies builds the named policies; release frees a learned scorer.
-func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, checkpoint string) (pols []report.EvalPolicy, release func(), err error) {
+func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, checkpoint string) (pols []eval.Policy, release func(), err error) {
 	release = func() {}
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -176,14 +194,14 @@ func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, 
 			if err != nil {
 				return nil, release, err
 			}
-			pols = append(pols, report.EvalPolicy{Policy: p})
+			pols = append(pols, eval.Policy{Policy: p})
 			continue
 		}
 		p, err := policy.New(name, ps[name])
 		if err != nil {
 			return nil, release, badInput("--policies: %v", err)
 		}
-		pols = append(pols, report.EvalPolicy{Policy: p, Params: ps[name]})
+		pols = append(pols, eval.Policy{Policy: p, Params: ps[name]})
 	}
 	return pols, release, nil
 }
@@ -210,7 +228,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	trees, err := evalLoadSplit(f.corpus, f.split)
+	dirs, err := evalCorpusDirs(f.corpus, f.split)
 	if err != nil {
 		return err
 	}
@@ -219,16 +237,25 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	rep, err := report.Evaluate(ctx, trees, pols, report.EvalOptions{
-		Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: f.workers,
-	})
+	src, err := evalOpenSplit(dirs, f.split, pols)
 	if err != nil {
 		return err
 	}
-	rep.Title = "triage eval: " + f.split + " split of " + f.corpus
-	rep.Corpus, rep.Split = f.corpus, f.split
+	defer src.Close()
+	first := &firstTree{Source: src}
+	res, err := eval.Evaluate(ctx, first, pols, eval.Options{
+		Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: f.workers,
+	})
+	if err != nil {
+		return evalNoTrees(err, f.corpus, f.split)
+	}
+	rep := report.New("triage eval: "+f.split+" split of "+f.corpus, f.corpus, f.split, res)
 	if f.reportPath != "" {
-		if err := writeEvalHTML(ctx, rep, trees, pols, f); err != nil {
+		view := first.id
+		if f.viewTree != "" {
+			view = f.viewTree
+		}
+		if err := writeEvalHTML(ctx, rep, dirs, view, pols, f); err != nil {
 			return err
 		}
 	}
@@ -243,14 +270,12 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	return report.WriteMarkdown(cmd.OutOrStdout(), rep)
 }
 
-func writeEvalHTML(ctx context.Context, rep *report.Report, trees []*corpus.Tree, pols []report.EvalPolicy, f *evalFlags) error {
-	tree := trees[0]
-	if f.viewTree != "" {
-		i := slices.IndexFunc(trees, func(t *corpus.Tree) bool { return t.ID == f.viewTree })
-		if i < 0 {
-			return badInput("--view-tree %s: no such tree in split %s", f.viewTree, f.split)
-		}
-		tree = trees[i]
+// writeEvalHTML writes the HTML report, its viewer showing the tree with
+// id viewTree (read again, whole) searched by --view-policy.
+func writeEvalHTML(ctx context.Context, rep *report.Report, dirs []string, viewTree string, pols []eval.Policy, f *evalFlags) error {
+	tree, err := evalReadTree(dirs, f.split, viewTree)
+	if err != nil {
+		return err
 	}
 	want := f.viewPolicy
 	if want == "" {
@@ -273,12 +298,28 @@ func writeEvalHTML(ctx context.Context, rep *report.Report, trees []*corpus.Tree
 			return badInput("--view-policy: %v", err)
 		}
 	}
-	v, err := report.View(ctx, tree, vp)
+	res, err := eval.Trace(ctx, tree, vp)
 	if err != nil {
 		return err
 	}
-	rep.Viewer = v
+	if rep.Viewer, err = report.NewViewer(tree, res); err != nil {
+		return err
+	}
 	return evalWriteFile(f.reportPath, func(fh *os.File) error { return report.WriteHTML(fh, rep) })
+}
+
+// evalReadTree reads the tree with id from the split, every column.
+func evalReadTree(dirs []string, split, id string) (*corpus.Tree, error) {
+	r, err := corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, TreeID: id, Columns: corpus.AllColumns})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	t, err := r.Next()
+	if errors.Is(err, io.EOF) {
+		return nil, badInput("--view-tree %s: no such tree in split %s", id, split)
+	}
+	return t, err
 }
 
 func evalWriteJSON(path string, v any) error {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io/fs"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -12,7 +11,7 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
-	"triage/report"
+	"triage/search/eval"
 )
 
 func init() { register("", newTuneCmd) }
@@ -48,13 +47,6 @@ split is refused.`,
 	return c
 }
 
-// tunePoint is one grid point's result.
-type tunePoint struct {
-	Params policy.Params `json:"params"`
-	ET     float64       `json:"ET"`
-	AUSC   float64       `json:"AUSC"`
-}
-
 func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if f.split == corpus.SplitTest {
 		return badInput("--split test: hyperparameters are tuned on val (or train), never on test")
@@ -72,13 +64,13 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return badInput("--grid: %v", err)
 	}
-	var pols []report.EvalPolicy
+	var pols []eval.Policy
 	for _, pt := range points {
 		p, err := policy.New(f.policy, pt)
 		if err != nil {
 			return badInput("--grid %s: %v", pt, err)
 		}
-		pols = append(pols, report.EvalPolicy{Policy: p, Params: pt})
+		pols = append(pols, eval.Policy{Policy: p, Params: pt})
 	}
 	// Read the existing choices first, so a bad --out fails before the work.
 	set := policy.ParamSet{}
@@ -89,34 +81,27 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return badInput("--out %s: %v", f.out, err)
 	}
-	trees, err := evalLoadSplit(f.corpus, f.split)
+	dirs, err := evalCorpusDirs(f.corpus, f.split)
 	if err != nil {
 		return err
 	}
-	rep, err := report.Evaluate(cmd.Context(), trees, pols, report.EvalOptions{Seeds: f.seeds, Resamples: 1, Workers: f.workers})
+	src, err := evalOpenSplit(dirs, f.split, pols)
 	if err != nil {
 		return err
 	}
-	mb := strconv.Itoa(report.DefaultBudgets[len(report.DefaultBudgets)-1])
-	best, bestVal := -1, math.Inf(1)
-	var results []tunePoint
-	for i, pr := range rep.Policies {
-		tp := tunePoint{Params: pr.Params, ET: pr.Summary.ET, AUSC: pr.Summary.AUSC[mb]}
-		results = append(results, tp)
-		val := tp.ET
-		if f.metric == "AUSC" {
-			val = -tp.AUSC
-		}
-		if val < bestVal {
-			best, bestVal = i, val
-		}
+	defer src.Close()
+	tu, err := eval.Tune(cmd.Context(), src, pols, eval.Metric(f.metric), eval.Options{Seeds: f.seeds, Resamples: 1, Workers: f.workers})
+	if err != nil {
+		return evalNoTrees(err, f.corpus, f.split)
 	}
+	mb := strconv.Itoa(tu.Budget)
+	results, best := tu.Points, tu.Best
 	set[f.policy] = results[best].Params
 	if err := evalWriteJSON(f.out, set); err != nil {
 		return err
 	}
-	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": rep.Trees,
-		"tasks": rep.Tasks, "grid": results, "chosen": results[best].Params, "out": f.out}
+	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": tu.Trees,
+		"tasks": tu.Tasks, "grid": results, "chosen": results[best].Params, "out": f.out}
 	if flagJSON {
 		return printJSON(cmd.OutOrStdout(), out)
 	}

@@ -1,0 +1,219 @@
+package corpus
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// splitCorpus builds a small corpus of 9 tasks in 3 splits, 2 roots each,
+// 3 tasks (6 trees) per shard, row groups of 50 rows (so trees straddle
+// row groups).
+func splitCorpus(t *testing.T) string {
+	t.Helper()
+	tasks := fakeTasks(9)
+	for i := range tasks {
+		tasks[i].Split = []string{SplitTrain, SplitVal, SplitTest}[i%3]
+	}
+	dir := t.TempDir()
+	if _, err := BuildCorpus(context.Background(), tasks, buildOpts(dir, &fakeProposer{}, &fakeExecutor{})); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// readAll drains a reader.
+func readAll(t *testing.T, dirs []string, opts ReadOptions) []*Tree {
+	t.Helper()
+	r, err := OpenTrees(dirs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []*Tree
+	for {
+		tr, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tr)
+	}
+}
+
+// project clears from a whole tree what a projection does not decode.
+func project(t *Tree, c Columns) *Tree {
+	p := *t
+	p.Nodes = append([]Node(nil), t.Nodes...)
+	p.Edges = append([]Edge(nil), t.Edges...)
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		n.ProgramSHA, n.Raw, n.Exec.DurationMS = "", "", 0
+		if c == ReplayColumns {
+			n.Program, n.Exec.Feedback, n.Diagnosis = "", "", ""
+		}
+		if len(n.Exec.Tests) > 0 {
+			tests := make([]TestResult, len(n.Exec.Tests))
+			for j, tr := range n.Exec.Tests {
+				tests[j] = TestResult{Passed: tr.Passed}
+			}
+			n.Exec.Tests = tests
+		}
+	}
+	for i := range p.Edges {
+		p.Edges[i].Edit.Payload = ""
+		if c == ReplayColumns {
+			p.Edges[i].Edit.Text = ""
+		}
+	}
+	return &p
+}
+
+func TestTreeReaderProjections(t *testing.T) {
+	dir := splitCorpus(t)
+	whole, err := LoadTrees(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*Tree{}
+	for _, tr := range whole {
+		byID[tr.ID] = tr
+	}
+	var fileOrder []string // tree ids in shard order
+	if err := ScanTrees([]string{dir}, func(rows []NodeRow) error {
+		fileOrder = append(fileOrder, rows[0].TreeID)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Columns{ReplayColumns, ScorerColumns, AllColumns} {
+		for _, split := range []string{"", SplitTrain, SplitTest} {
+			for _, files := range []int{1, 3} {
+				got := readAll(t, []string{dir, dir}, ReadOptions{Split: split, Columns: c, Files: files})
+				var want []string
+				for _, id := range fileOrder {
+					if split == "" || byID[id].Split == split {
+						want = append(want, id)
+					}
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%v split %q files %d: %d trees, want %d", c, split, files, len(got), len(want))
+				}
+				for i, tr := range got {
+					if tr.ID != want[i] {
+						t.Fatalf("%v split %q files %d: tree %d is %s, want %s (shard order)", c, split, files, i, tr.ID, want[i])
+					}
+					w := byID[tr.ID]
+					if c != AllColumns {
+						w = project(w, c)
+					}
+					if !reflect.DeepEqual(tr, w) {
+						t.Fatalf("%v split %q: tree %s differs from the projected whole tree", c, split, tr.ID)
+					}
+				}
+			}
+		}
+	}
+	one := readAll(t, []string{dir}, ReadOptions{TreeID: whole[3].ID, Columns: AllColumns})
+	if len(one) != 1 || !reflect.DeepEqual(one[0], whole[3]) {
+		t.Errorf("TreeID filter: %d trees", len(one))
+	}
+}
+
+// TestTreeReaderEmptySplit: a split that no tree has, and a folder without
+// shards, yield no tree and no error.
+func TestTreeReaderEmptySplit(t *testing.T) {
+	dir := splitCorpus(t)
+	if got := readAll(t, []string{dir}, ReadOptions{Split: "nope", Columns: AllColumns}); len(got) != 0 {
+		t.Errorf("%d trees in an absent split", len(got))
+	}
+	if got := readAll(t, []string{t.TempDir()}, ReadOptions{}); len(got) != 0 {
+		t.Errorf("%d trees in an empty folder", len(got))
+	}
+}
+
+func TestTreeReaderCloseEarly(t *testing.T) {
+	dir := splitCorpus(t)
+	before := runtime.NumGoroutine()
+	r, err := OpenTrees([]string{dir}, ReadOptions{Columns: AllColumns, Files: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	r.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Close, %d before", n, before)
+	}
+}
+
+func TestTreeReaderErrors(t *testing.T) {
+	if _, err := OpenTrees([]string{filepath.Join(t.TempDir(), "nope")}, ReadOptions{}); err == nil {
+		t.Error("missing folder: no error")
+	}
+	if _, err := OpenTrees([]string{t.TempDir()}, ReadOptions{Columns: Columns(7)}); err == nil {
+		t.Error("unknown projection: no error")
+	}
+	// Two halves of one tree around another tree: not contiguous.
+	tr, err := BuildTree(context.Background(), fakeConfig(&fakeProposer{}, &fakeExecutor{}), &Task{ID: "a", Test: "t"}, 0, "root\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := BuildTree(context.Background(), fakeConfig(&fakeProposer{}, &fakeExecutor{}), &Task{ID: "b", Test: "t"}, 0, "root\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := TreeRows(tr, 0)
+	dir := t.TempDir()
+	writeRows(t, filepath.Join(dir, ShardFileName(0)), rows[:1], TreeRows(other, 0), rows[1:])
+	for _, c := range []Columns{ReplayColumns, AllColumns} {
+		r, _ := OpenTrees([]string{dir}, ReadOptions{Columns: c})
+		var err error
+		for err == nil {
+			_, err = r.Next()
+		}
+		if errors.Is(err, io.EOF) {
+			t.Errorf("%v: non-contiguous tree read without error", c)
+		}
+		if _, again := r.Next(); again != err {
+			t.Errorf("%v: error not sticky: %v then %v", c, err, again)
+		}
+		r.Close()
+	}
+	// A partial tree.
+	dir = t.TempDir()
+	writeRows(t, filepath.Join(dir, ShardFileName(0)), rows[:len(rows)-1])
+	if _, err := LoadTrees(dir); err == nil {
+		t.Error("partial tree loaded")
+	}
+}
+
+// writeRows writes row slices to one shard file.
+func writeRows(t *testing.T, path string, parts ...[]NodeRow) {
+	t.Helper()
+	err := writeAtomic(nil, path, func(w io.Writer) error {
+		sw := NewShardWriter(w, WriterOptions{RowsPerGroup: 4})
+		for _, p := range parts {
+			if err := sw.WriteRows(p); err != nil {
+				return err
+			}
+		}
+		return sw.Close()
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,360 @@
+// Package eval replays search policies over a stream of corpus trees and
+// summarizes them: E[T], output tokens, S(B), C(B) and AUSC(B), each with a
+// standard error from a bootstrap clustered by task (policy.Summarize).
+// Tune picks a policy's hyperparameters from a grid the same way.
+//
+// Trees are read one at a time from a Source (a corpus.TreeReader, which
+// decodes only the columns a replay needs), replayed by every policy and
+// seed on a pool of workers, and dropped; what is kept per tree is a few
+// numbers per replay, merged in the order the trees were read. Memory is
+// therefore bounded by the workers' window of trees, not by the corpus,
+// and the figures do not depend on the number of workers.
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"triage/corpus"
+	"triage/policy"
+	"triage/search"
+)
+
+// Source yields the trees to evaluate one at a time; Next returns io.EOF
+// after the last. A *corpus.TreeReader is one.
+type Source interface {
+	Next() (*corpus.Tree, error)
+}
+
+// Projected is implemented by sources that decode only some columns
+// (corpus.TreeReader); Evaluate checks that they decode what the policies
+// read.
+type Projected interface {
+	Columns() corpus.Columns
+}
+
+// Trees returns a Source over trees held in memory.
+func Trees(ts []*corpus.Tree) Source { return &sliceSource{trees: ts} }
+
+type sliceSource struct {
+	trees []*corpus.Tree
+	next  int
+}
+
+func (s *sliceSource) Next() (*corpus.Tree, error) {
+	if s.next >= len(s.trees) {
+		return nil, io.EOF
+	}
+	s.next++
+	return s.trees[s.next-1], nil
+}
+
+// Policy is one policy to evaluate, with the hyperparameters it was built
+// with (for the record).
+type Policy struct {
+	Policy policy.Policy
+	Params policy.Params
+}
+
+// Options configure Evaluate.
+type Options struct {
+	// Budgets at which S, C and AUSC are reported (default DefaultBudgets).
+	Budgets []int
+	// MaxExpansions caps each replay (0: until the first fix, as E[T]
+	// needs).
+	MaxExpansions int
+	// Seeds is the number of seeds of a stochastic policy (default 10);
+	// deterministic policies run once, with seed 1.
+	Seeds int
+	// Resamples of the task-clustered bootstrap (default 1000).
+	Resamples int
+	// Workers replaying trees in parallel (<= 0: one per CPU).
+	Workers int
+}
+
+// DefaultBudgets are the budgets of the reports.
+var DefaultBudgets = []int{4, 8, 16, 36}
+
+// bootstrapSeed seeds the bootstrap of every summary, so that reports
+// repeat.
+const bootstrapSeed = 7
+
+// PolicyResult is one policy's summary.
+type PolicyResult struct {
+	Name    string         `json:"name"`
+	Params  policy.Params  `json:"params,omitempty"`
+	Seeds   int            `json:"seeds"`
+	Summary policy.Summary `json:"summary"`
+}
+
+// Results are the summaries of every policy over the trees of a source.
+type Results struct {
+	Trees    int            `json:"trees"`
+	Tasks    int            `json:"tasks"`
+	Nodes    int            `json:"nodes"`
+	Budgets  []int          `json:"budgets"`
+	Policies []PolicyResult `json:"policies"`
+}
+
+// ErrNoTrees is returned by Evaluate for a source without trees.
+var ErrNoTrees = errors.New("evaluate: no trees")
+
+// budgeted is implemented by policies that take the search budget into
+// account (bgmcts).
+type budgeted interface {
+	WithBudget(b int) policy.Policy
+}
+
+// ColumnsFor returns the projection a replay of pols reads: the scorer's
+// text when the learned policy is among them, no text otherwise.
+func ColumnsFor(pols []Policy) corpus.Columns {
+	for _, p := range pols {
+		if readsText(p.Policy) {
+			return corpus.ScorerColumns
+		}
+	}
+	return corpus.ReplayColumns
+}
+
+// readsText reports whether p scores edges from their text (policy.Input).
+func readsText(p policy.Policy) bool { return p.Name() == "learned" }
+
+// run is one policy as replayed: budget-aware policies bound to the
+// largest budget, and its seeds.
+type run struct {
+	p      policy.Policy
+	params policy.Params
+	seeds  []uint64
+}
+
+// replay is what is kept of one replay.
+type replay struct {
+	t, tokens int32
+	solved    bool
+}
+
+// treeResult is what is kept of one tree: its ids and, per run and seed,
+// one replay.
+type treeResult struct {
+	seq        int
+	task, tree string
+	nodes      int
+	replays    [][]replay // [run][seed]
+	err        error
+}
+
+// Evaluate replays every policy on every tree of src and summarizes them.
+// Stochastic policies are replayed with seeds 1..opts.Seeds, the others
+// with seed 1. A budget-aware policy whose params do not fix "budget" is
+// given the largest reported budget. It returns ErrNoTrees when src yields
+// none.
+func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Results, error) {
+	if len(pols) == 0 {
+		return nil, errors.New("evaluate: no policies")
+	}
+	if len(opts.Budgets) == 0 {
+		opts.Budgets = DefaultBudgets
+	}
+	if slices.Min(opts.Budgets) < 1 {
+		return nil, fmt.Errorf("evaluate: budgets must be >= 1, got %v", opts.Budgets)
+	}
+	if opts.Seeds <= 0 {
+		opts.Seeds = 10
+	}
+	if opts.Resamples <= 0 {
+		opts.Resamples = 1000
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if ps, ok := src.(Projected); ok && ps.Columns() < ColumnsFor(pols) {
+		return nil, fmt.Errorf("evaluate: the policies read %v columns, the source decodes %v", ColumnsFor(pols), ps.Columns())
+	}
+	maxB := slices.Max(opts.Budgets)
+	runs := make([]run, len(pols))
+	for i, ep := range pols {
+		p := ep.Policy
+		if b, ok := p.(budgeted); ok {
+			if _, fixed := ep.Params["budget"]; !fixed {
+				p = b.WithBudget(maxB)
+			}
+		}
+		n := 1
+		if policy.Stochastic(p.Name()) {
+			n = opts.Seeds
+		}
+		runs[i] = run{p: p, params: ep.Params, seeds: make([]uint64, n)}
+		for s := range runs[i].seeds {
+			runs[i].seeds[s] = uint64(s + 1)
+		}
+	}
+	start := time.Now()
+	trees, err := replayAll(ctx, src, runs, opts.MaxExpansions, opts.Workers)
+	if err != nil {
+		return nil, err
+	}
+	if len(trees) == 0 {
+		return nil, ErrNoTrees
+	}
+	res := &Results{Trees: len(trees), Budgets: slices.Clone(opts.Budgets)}
+	tasks := map[string]bool{}
+	for i := range trees {
+		tasks[trees[i].task] = true
+		res.Nodes += trees[i].nodes
+	}
+	res.Tasks = len(tasks)
+	secs := time.Since(start).Seconds()
+	slog.Info("replayed", "trees", res.Trees, "nodes", res.Nodes, "seconds", math.Round(secs*10)/10,
+		"nodes_per_s", math.Round(float64(res.Nodes)/secs))
+	for i, r := range runs {
+		outs := make([]policy.Outcome, 0, len(trees)*len(r.seeds))
+		for k := range trees {
+			tr := &trees[k]
+			for s, rp := range tr.replays[i] {
+				outs = append(outs, policy.Outcome{TaskID: tr.task, TreeID: tr.tree, Seed: r.seeds[s],
+					Solved: rp.solved, T: int(rp.t), Tokens: int(rp.tokens)})
+			}
+		}
+		sm, err := policy.Summarize(outs, opts.Budgets, opts.Resamples, bootstrapSeed)
+		if err != nil {
+			return nil, fmt.Errorf("evaluate %s: %w", r.p.Name(), err)
+		}
+		slog.Info("evaluated", "policy", r.p.Name(), "trees", res.Trees, "seeds", len(r.seeds), "ET", sm.ET, "solved", sm.Solved)
+		res.Policies = append(res.Policies, PolicyResult{Name: r.p.Name(), Params: r.params, Seeds: len(r.seeds), Summary: sm})
+	}
+	return res, nil
+}
+
+// replayAll reads src in one goroutine, replays each tree with every run
+// on workers goroutines, and returns what is kept of each tree in the
+// order src yielded them. Besides what src decodes ahead, at most
+// workers+1 trees are held at once.
+func replayAll(parent context.Context, src Source, runs []run, budget, workers int) ([]treeResult, error) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	type job struct {
+		seq int
+		t   *corpus.Tree
+	}
+	jobs := make(chan job) // the source decodes ahead; a tree waits here only for a free worker
+	results := make(chan treeResult, workers)
+	var readErr error
+	go func() {
+		defer close(jobs)
+		for seq := 0; ; seq++ {
+			t, err := src.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				readErr = err
+				cancel()
+				return
+			}
+			select {
+			case jobs <- job{seq, t}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				r := replayTree(ctx, j.t, runs, budget)
+				r.seq = j.seq
+				results <- r
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	var out []treeResult
+	var firstErr error
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			cancel()
+			continue
+		}
+		for len(out) <= r.seq {
+			out = append(out, treeResult{})
+		}
+		out[r.seq] = r
+	}
+	// The reader has returned (jobs closed before the workers ended), and
+	// ctx is cancelled only after the first error arrived, so firstErr is
+	// not a consequence of that cancellation.
+	if err := parent.Err(); err != nil {
+		return nil, err
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// replayTree replays t with every run and seed.
+func replayTree(ctx context.Context, t *corpus.Tree, runs []run, budget int) treeResult {
+	r := treeResult{task: t.TaskID, tree: t.ID, nodes: len(t.Nodes), replays: make([][]replay, len(runs))}
+	env, err := search.NewReplay(t)
+	if err != nil {
+		r.err = fmt.Errorf("tree %s: %w", t.ID, err)
+		return r
+	}
+	for i, rn := range runs {
+		r.replays[i] = make([]replay, len(rn.seeds))
+		for s, seed := range rn.seeds {
+			res, err := search.Run(ctx, env, rn.p, search.Config{Budget: budget, Seed: seed})
+			if err != nil && !noFix(err) {
+				r.err = fmt.Errorf("policy %s tree %s seed %d: %w", rn.p.Name(), t.ID, seed, err)
+				return r
+			}
+			if res.Expansions > math.MaxInt32 || res.Tokens > math.MaxInt32 {
+				r.err = fmt.Errorf("policy %s tree %s seed %d: %d expansions, %d tokens: too many", rn.p.Name(), t.ID, seed, res.Expansions, res.Tokens)
+				return r
+			}
+			r.replays[i][s] = replay{t: int32(res.Expansions), tokens: int32(res.Tokens), solved: res.Solved}
+		}
+	}
+	return r
+}
+
+// Trace replays p on t with seed 1, recording the frontier before every
+// expansion (search.Config.Trace), for the report's tree viewer. A search
+// that ends without a fix is a result, not an error.
+func Trace(ctx context.Context, t *corpus.Tree, p policy.Policy) (search.Result, error) {
+	env, err := search.NewReplay(t)
+	if err != nil {
+		return search.Result{}, err
+	}
+	res, err := search.Run(ctx, env, p, search.Config{Seed: 1, Trace: true})
+	if err != nil && !noFix(err) {
+		return res, fmt.Errorf("trace %s with %s: %w", t.ID, p.Name(), err)
+	}
+	return res, nil
+}
+
+// noFix reports whether err is a search's end without a fix, which is a
+// result, not a failure.
+func noFix(err error) bool {
+	return errors.Is(err, search.ErrBudgetExhausted) || errors.Is(err, search.ErrFrontierEmpty)
+}
