@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +40,7 @@ type trainFlags struct {
 	valEvery                  int
 	resume, noProgress        bool
 	noParent, noEdit, noProg  bool
+	set                       []string
 }
 
 func newTrainCmd() *cobra.Command {
@@ -107,6 +110,54 @@ func addTrainFlags(c *cobra.Command, f *trainFlags) {
 	fl.BoolVar(&f.noParent, "no-parent-text", false, "ablation: the model does not read the parent's feedback and diagnosis")
 	fl.BoolVar(&f.noEdit, "no-edit-text", false, "ablation: the model does not read the edit's text")
 	fl.BoolVar(&f.noProg, "no-program", false, "ablation (small): the model does not read the parent program")
+	fl.StringArrayVar(&f.set, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
+}
+
+// applySets applies --set key=value pairs to o through its JSON form, so
+// every key is a documented option field and values are type-checked.
+func applySets(o *train.Options, sets []string) error {
+	if len(sets) == 0 {
+		return nil
+	}
+	raw, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	allowed := map[string]bool{"bag.buckets": true, "bag.embed": true, "bag.hidden": true, "bag.max_parent_ids": true,
+		"bag.max_edit_ids": true, "bag.ngram_order": true, "bag.ngram_bits": true, "head_hidden": true, "shuffle": true,
+		"max_depth": true, "limits.feedback": true, "limits.diagnosis": true, "limits.edit": true}
+	for _, kv := range sets {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !allowed[k] {
+			return fmt.Errorf("%q: want key=value with key one of bag.buckets, bag.embed, bag.hidden, bag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden, shuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit", kv)
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s: %q is not an integer", k, v)
+		}
+		outer, inner, nested := strings.Cut(k, ".")
+		if nested {
+			sub, _ := m[outer].(map[string]any)
+			if sub == nil {
+				sub = map[string]any{}
+			}
+			sub[inner] = n
+			m[outer] = sub
+		} else {
+			m[outer] = n
+		}
+	}
+	raw, _ = json.Marshal(m)
+	var out train.Options
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return err
+	}
+	*o = out
+	return o.Validate()
 }
 
 func runTrain(ctx context.Context, f *trainFlags) error {
@@ -173,6 +224,9 @@ func trainSetup(f *trainFlags) ([]string, train.Options, backends.Backend, error
 	o.LR, o.Warmup, o.MinLR, o.WeightDecay, o.ClipNorm = f.lr, f.warmup, f.minLR, f.weightDecay, f.clip
 	o.Seed, o.ValEvery = f.seed, f.valEvery
 	o.Inputs = model.InputSet{NoParentText: f.noParent, NoEditText: f.noEdit, NoProgram: f.noProg}
+	if err := applySets(&o, f.set); err != nil {
+		return nil, o, nil, badInput("--set: %v", err)
+	}
 	if f.steps == 0 && f.epochs <= 0 {
 		return nil, o, nil, badInput("--epochs must be > 0 (or give --steps)")
 	}
