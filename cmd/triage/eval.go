@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"triage/checkpoints"
 	"triage/corpus"
 	"triage/policy"
 	"triage/report"
@@ -27,6 +31,8 @@ func init() { register("", newEvalCmd) }
 
 type evalFlags struct {
 	corpus, split, policies, checkpoint, params, budgets string
+	scoreBy                                              string
+	perDepth                                             bool
 	reportPath, jsonFile, viewTree, viewPolicy           string
 	jsonToFile                                           bool // --json FILE: JSON to FILE, table on stdout
 	budget, seeds, resamples, workers                    int
@@ -74,7 +80,9 @@ the validation split).`,
 	fl := c.Flags()
 	fl.StringVar(&f.corpus, "corpus", "", "corpus folders (comma-separated) holding Parquet shards (required)")
 	fl.StringVar(&f.split, "split", corpus.SplitTest, "split to evaluate: train, val or test")
-	fl.StringVar(&f.policies, "policies", strings.Join(policy.Baselines, ","), "comma-separated policies; 'learned' needs --checkpoint")
+	fl.StringVar(&f.policies, "policies", "learned,"+strings.Join(policy.Baselines, ","), "comma-separated policies (learned uses --checkpoint, default the embedded one)")
+	fl.StringVar(&f.scoreBy, "score", "s", "learned policy's ranking score: s (CodeTriage's s(e)) or p1 (ablation: P(t = 1) alone)")
+	fl.BoolVar(&f.perDepth, "rank-within-depth", false, "ablation: the learned policy ranks edges only within one depth, shallowest depth first")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
 	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", "budgets B of S(B), C(B), AUSC(B)")
@@ -173,7 +181,7 @@ func evalLoadParams(path string) (policy.ParamSet, error) {
 }
 
 // evalBuildPolicies builds the named policies; release frees a learned scorer.
-func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, checkpoint string) (pols []eval.Policy, release func(), err error) {
+func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, checkpoint string, lopts ...policy.LearnedOption) (pols []eval.Policy, release func(), err error) {
 	release = func() {}
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -187,10 +195,20 @@ func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, 
 			}
 			sc, free, err := learnedScorerLoader(ctx, checkpoint)
 			if err != nil {
+				if checkpoint == "" {
+					return nil, release, fmt.Errorf("policy learned: %w", err)
+				}
 				return nil, release, fmt.Errorf("load checkpoint %s: %w", checkpoint, err)
 			}
-			release = free
-			p, err := policy.NewLearned(sc)
+			// Concurrent episodes share one compiled model: pack their edges
+			// into one execution instead of one tiny call per expansion.
+			b, err := policy.NewBatcher(sc, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
+			if err != nil {
+				free()
+				return nil, release, err
+			}
+			release = func() { _ = b.Close(); free() }
+			p, err := policy.NewLearned(b, lopts...)
 			if err != nil {
 				return nil, release, err
 			}
@@ -221,6 +239,14 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			names = append(names, n)
 		}
 	}
+	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
+		// The default list includes learned: a build without an embedded
+		// checkpoint evaluates the baselines and says why learned is absent.
+		if _, err := checkpoints.DefaultPath(); errors.Is(err, checkpoints.ErrNoDefault) {
+			slog.Warn("policy learned left out", "reason", err)
+			names = slices.DeleteFunc(names, func(n string) bool { return n == "learned" })
+		}
+	}
 	if len(names) == 0 {
 		return badInput("--policies is empty")
 	}
@@ -232,10 +258,30 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	pols, release, err := evalBuildPolicies(ctx, names, ps, f.checkpoint)
+	var lopts []policy.LearnedOption
+	switch f.scoreBy {
+	case "s":
+	case "p1":
+		lopts = append(lopts, policy.ScoreByP1())
+	default:
+		return badInput("--score %q: want s or p1", f.scoreBy)
+	}
+	if f.perDepth {
+		lopts = append(lopts, policy.RankWithinDepth())
+	}
+	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
+		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
+	}
+	pols, release, err := evalBuildPolicies(ctx, names, ps, f.checkpoint, lopts...)
 	defer release()
 	if err != nil {
 		return err
+	}
+	workers := f.workers
+	if slices.Contains(names, "learned") && workers == 0 {
+		// Episodes of the learned policy wait on the shared scorer: more of
+		// them in flight fill its batches.
+		workers = 32
 	}
 	src, err := evalOpenSplit(dirs, f.split, pols)
 	if err != nil {
@@ -244,7 +290,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	defer src.Close()
 	first := &firstTree{Source: src}
 	res, err := eval.Evaluate(ctx, first, pols, eval.Options{
-		Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: f.workers,
+		Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
 	})
 	if err != nil {
 		return evalNoTrees(err, f.corpus, f.split)

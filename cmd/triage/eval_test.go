@@ -116,7 +116,7 @@ func TestEvalAndTune(t *testing.T) {
 	for _, args := range [][]string{
 		{"eval"},
 		{"eval", "--corpus", dir, "--policies", "nosuch"},
-		{"eval", "--corpus", dir, "--policies", "learned"},
+		{"eval", "--corpus", dir, "--policies", "learned", "--checkpoint", filepath.Join(dir, "no-such-checkpoint")},
 		{"eval", "--corpus", dir, "--split", "train"},
 		{"eval", "--corpus", dir, "--split", "bogus"},
 		{"eval", "--corpus", dir, "--budgets", "4,x"},

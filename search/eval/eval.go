@@ -124,8 +124,12 @@ func ColumnsFor(pols []Policy) corpus.Columns {
 	return corpus.ReplayColumns
 }
 
-// readsText reports whether p scores edges from their text (policy.Input).
-func readsText(p policy.Policy) bool { return p.Name() == "learned" }
+// readsText reports whether p scores edges from their text (policy.Input):
+// the learned policy, under any name.
+func readsText(p policy.Policy) bool {
+	_, ok := p.(policy.Learned)
+	return ok
+}
 
 // run is one policy as replayed: budget-aware policies bound to the
 // largest budget, and its seeds.
