@@ -82,6 +82,7 @@ var BagDense = []string{
 	"added_defined_before", "removed_defined_before", "added_param", "added_rare", "removed_rare",
 	"len_delta", "removed_in_failures", "added_in_failures",
 	"kind_change", "kind_usevar", "kind_remove", "kind_unparsed", "names_line",
+	"reverts_parent_edit", "same_line_as_parent_edit", "parent_edit_lm_delta",
 }
 
 // BagNet is the bag architecture as a Net. LM is the code n-gram model
@@ -155,6 +156,12 @@ func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) {
 		enc.Prefix = n.wordIDs(enc.Prefix, fieldDiagnosis, par.Diagnosis, c.MaxParentIDs)
 	}
 	ctx := newEditContext(par, c.Inputs)
+	if !c.Inputs.NoEditText && par.ParentEdit != "" {
+		ctx.prev = parseEdit(par.ParentEdit)
+		if ctx.prev.kind != editUnparsed && n.LM != nil {
+			ctx.prevLM = clamp(n.LM.LogProb(ctx.prev.after)-n.LM.LogProb(ctx.prev.before), -30, 30)
+		}
+	}
 	for i := range edges {
 		ids, dense := n.encodeEdit(&edges[i], ctx)
 		enc.Edits = append(enc.Edits, ids)
@@ -173,6 +180,10 @@ type editContext struct {
 	failures map[string]bool // identifier tokens of feedback and diagnosis
 	susp     suspicion
 	inputs   InputSet
+	// prev is the parsed edit that produced the parent (kind editUnparsed
+	// at a root); prevLM its naturalness change.
+	prev   parsedEdit
+	prevLM float64
 }
 
 func newEditContext(par *priority.Edge, in InputSet) *editContext {
@@ -260,6 +271,16 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 	}
 	if p.line > 0 {
 		set("names_line", 1)
+	}
+	if ec.prev.kind != editUnparsed {
+		set("parent_edit_lm_delta", ec.prevLM)
+		if p.line > 0 && p.line == ec.prev.line {
+			set("same_line_as_parent_edit", 1)
+		}
+		if p.kind != editUnparsed && strings.TrimSpace(p.before) == strings.TrimSpace(ec.prev.after) &&
+			strings.TrimSpace(p.after) == strings.TrimSpace(ec.prev.before) {
+			set("reverts_parent_edit", 1)
+		}
 	}
 	if p.kind != editUnparsed {
 		if n.LM != nil {
@@ -500,6 +521,9 @@ func (n *BagNet) Logits(mctx *mlctx.Context, in []*Node) *Node {
 	mean := statParam(bag, g, "dense_mean", dtypes.Float32, zerosInit, nd)
 	std := statParam(bag, g, "dense_std", dtypes.Float32, onesInit, nd)
 	d := Div(Sub(dense, Reshape(mean, 1, 1, nd)), Reshape(std, 1, 1, nd)) // [R, K, nd]
+	// Inputs far outside the training range (a value constant in training)
+	// are clipped rather than allowed to swamp the encoder.
+	d = ClipScalar(d, -8, 8)
 	z := Concatenate([]*Node{pv, ev, Mul(pv, ev), d}, -1)                 // [R, K, 3E+nd]
 	h := dense3(bag.In("encoder"), z, c.Hidden)
 	h = Mul(h, Logistic(h)) // SiLU: the encoder output [R, K, Hidden]

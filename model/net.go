@@ -57,12 +57,12 @@ type Net interface {
 
 // parentKey groups edges of one parent for Encode.
 type parentKey struct {
-	feedback, diagnosis, program string
-	features                     [NumFeatures]float32
+	feedback, diagnosis, program, parentEdit string
+	features                                 [NumFeatures]float32
 }
 
 func keyOf(e *priority.Edge) parentKey {
-	return parentKey{e.Feedback, e.Diagnosis, e.Program, e.Features()}
+	return parentKey{e.Feedback, e.Diagnosis, e.Program, e.ParentEdit, e.Features()}
 }
 
 // GroupByParent splits edges into groups that share a parent, in order of

@@ -106,8 +106,12 @@ func Input(t *corpus.Tree, e corpus.EdgeID) priority.Edge {
 	edge := &t.Edges[e]
 	par := &t.Nodes[edge.Parent]
 	d := maxDepth(t)
+	prev := ""
+	if par.ViaEdge >= 0 && int(par.ViaEdge) < len(t.Edges) {
+		prev = t.Edges[par.ViaEdge].Edit.Text
+	}
 	return priority.Edge{
-		Feedback: par.Exec.Feedback, Diagnosis: par.Diagnosis, Edit: edge.Edit.Text, Program: par.Program,
+		Feedback: par.Exec.Feedback, Diagnosis: par.Diagnosis, Edit: edge.Edit.Text, Program: par.Program, ParentEdit: prev,
 		PassRate: par.Exec.PassRate, FailedFrac: par.Exec.FailedFrac,
 		Depth: par.Depth, MaxDepth: d, ProgramLen: len(par.Program),
 		Remaining: d - par.Depth,

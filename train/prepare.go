@@ -56,7 +56,7 @@ func (m *moments) result() (mean, std []float32) {
 		if m.n > 1 {
 			v = m.m2[i] / (m.n - 1)
 		}
-		std[i] = float32(math.Max(math.Sqrt(v), 1e-3))
+		std[i] = float32(math.Max(math.Sqrt(v), 0.05))
 	}
 	return mean, std
 }

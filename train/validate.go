@@ -34,7 +34,7 @@ func NewTreeScorer(scorer *model.Scorer) *TreeScorer {
 func edgeKey(e *priority.Edge) [32]byte {
 	h := sha256.New()
 	var b [8]byte
-	for _, s := range []string{e.Feedback, e.Diagnosis, e.Edit, e.Program} {
+	for _, s := range []string{e.Feedback, e.Diagnosis, e.Edit, e.Program, e.ParentEdit} {
 		binary.LittleEndian.PutUint64(b[:], uint64(len(s)))
 		h.Write(b[:])
 		h.Write([]byte(s))

@@ -28,10 +28,14 @@ const ProgramLenScale = 4096
 // Program is the parent's source; the paper's model does not read it, a
 // checkpoint may (its options say so), and it may be left empty otherwise.
 type Edge struct {
-	Feedback   string  `json:"feedback"`
-	Diagnosis  string  `json:"diagnosis"`
-	Edit       string  `json:"edit"`
-	Program    string  `json:"program,omitempty"`
+	Feedback  string `json:"feedback"`
+	Diagnosis string `json:"diagnosis"`
+	Edit      string `json:"edit"`
+	Program   string `json:"program,omitempty"`
+	// ParentEdit is the edit that produced the parent program (empty for a
+	// root). The paper's model does not read it; the CPU model does (an
+	// edit that undoes the previous one cannot be a fix).
+	ParentEdit string  `json:"parent_edit,omitempty"`
 	PassRate   float64 `json:"pass_rate"`
 	FailedFrac float64 `json:"failed_frac"`
 	// Depth is the parent's depth (root = 0); MaxDepth is D.
