@@ -32,18 +32,18 @@ after it (each edit attending to the prefix and itself), unpacked mode one
 sequence per edge. One warm-up pass (compilation) is excluded from the
 timing, then --reps passes are timed.
 
---arch small is the embedded default's shape; 0.6b is Qwen3-0.6B's.
+--arch tiny is a 2-layer, 64-wide Qwen3 (a CPU check); 0.6b is Qwen3-0.6B's shape.
 --backend go (CPU), xla:cuda, or xla:/path/to/pjrt_plugin.so.
 PyTorch on one H200 (../shared/anchors): 160 edges/s eager, 322 compiled.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var cfg model.Config
 			switch arch {
-			case "small":
+			case "tiny", "small":
 				cfg = model.SmallConfig()
 			case "0.6b":
 				cfg = model.Qwen3_0_6B()
 			default:
-				return badInput("--arch %q: want small or 0.6b", arch)
+				return badInput("--arch %q: want tiny or 0.6b", arch)
 			}
 			var dt dtypes.DType
 			switch dtype {
@@ -89,7 +89,7 @@ PyTorch on one H200 (../shared/anchors): 160 edges/s eager, 322 compiled.`,
 	}
 	f := c.Flags()
 	f.StringVar(&backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
-	f.StringVar(&arch, "arch", "small", "model shape: small or 0.6b")
+	f.StringVar(&arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
 	f.StringVar(&dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
 	f.StringVar(&modes, "modes", "packed,unpacked", "comma-separated: packed, unpacked")
 	f.IntVar(&parents, "parents", 8, "parents per pass")

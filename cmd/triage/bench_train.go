@@ -35,17 +35,17 @@ dense on the H200).
 PyTorch 2.11 + PEFT on one H200 (../shared/anchors, Qwen3-0.6B shape, seq
 1024, bf16): eager 61.9k tok/s at batch 32, 63.7k at 64; torch.compile
 121k after 111 s (batch 32) and 196 s (batch 64) of compilation.`,
-		Example: `  triage bench train --arch small --batch 4 --seq 128 --steps 3
+		Example: `  triage bench train --arch tiny --batch 4 --seq 128 --steps 3
   triage bench train --backend xla:cuda --arch 0.6b --dtype bf16 --batch 32,64 --seq 1024 --steps 10 --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var cfg model.Config
 			switch arch {
-			case "small":
+			case "tiny", "small":
 				cfg = model.SmallConfig()
 			case "0.6b":
 				cfg = model.Qwen3_0_6B()
 			default:
-				return badInput("--arch %q: want small or 0.6b", arch)
+				return badInput("--arch %q: want tiny or 0.6b", arch)
 			}
 			var dt dtypes.DType
 			switch dtype {
@@ -94,7 +94,7 @@ PyTorch 2.11 + PEFT on one H200 (../shared/anchors, Qwen3-0.6B shape, seq
 	}
 	f := c.Flags()
 	f.StringVar(&backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
-	f.StringVar(&arch, "arch", "small", "model shape: small or 0.6b")
+	f.StringVar(&arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
 	f.StringVar(&dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
 	f.StringVar(&batches, "batch", "8", "comma-separated batch sizes (examples per step)")
 	f.IntVar(&seq, "seq", 1024, "tokens per example")
