@@ -95,7 +95,7 @@ type CVFold struct {
 // CVResult pools the held-out outcomes of every fold per policy.
 type CVResult struct {
 	Folds    []CVFold                    `json:"folds"`
-	Outcomes map[string][]policy.Outcome `json:"-"`
+	Outcomes map[string][]policy.Outcome `json:"outcomes"`
 	Summary  map[string]policy.Summary   `json:"summary"`
 	Order    []string                    `json:"order"`
 	Tasks    int                         `json:"tasks"`

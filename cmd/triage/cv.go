@@ -87,7 +87,7 @@ each depth (CodeTriage Table 1).`,
 				rep.Policies = append(rep.Policies, report.PolicyResult{Name: name, Seeds: n, Params: ps[name], Summary: res.Summary[name]})
 			}
 			if jsonFile != "" {
-				if err := evalWriteJSON(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds}); err != nil {
+				if err := evalWriteJSON(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "outcomes": res.Outcomes}); err != nil {
 					return err
 				}
 			}
