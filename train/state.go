@@ -30,6 +30,8 @@ type trainingRecord struct {
 	Best     *Validation       `json:"best,omitempty"`
 	History  []Record          `json:"history,omitempty"`
 	Seconds  float64           `json:"seconds,omitempty"`
+	Command  string            `json:"command,omitempty"`
+	Test     *Validation       `json:"test,omitempty"`
 	Extra    map[string]any    `json:"extra,omitempty"`
 	Versions map[string]string `json:"versions,omitempty"`
 }
@@ -183,7 +185,7 @@ func finishBest(out string, run *Run) error {
 		}
 	}
 	rec.History, rec.Seconds, rec.Best = run.History, run.Seconds, run.Best
-	rec.BestStep, rec.Step = run.BestStep, run.Steps
+	rec.BestStep, rec.Step, rec.Command, rec.Test = run.BestStep, run.Steps, run.Command, run.Test
 	meta.Training, _ = json.Marshal(rec)
 	data, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {

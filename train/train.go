@@ -194,6 +194,10 @@ type Run struct {
 	Final    *Validation  `json:"final,omitempty"`
 	Options  Options      `json:"options"`
 	Sources  SourceRecord `json:"sources"`
+	// Command is the command line that made the run (recorded in the
+	// checkpoint); Test the best checkpoint's replay on Env.Test.
+	Command string      `json:"command,omitempty"`
+	Test    *Validation `json:"test,omitempty"`
 }
 
 // SourceRecord names the data a checkpoint was trained on.
@@ -206,12 +210,17 @@ type SourceRecord struct {
 // how to report.
 type Env struct {
 	Train, Val Source
-	Backend    backends.Backend
-	Out        string
-	Resume     bool
-	Sources    SourceRecord
-	Logger     *slog.Logger
-	Progress   func(Progress)
+	// Test, when set, is replayed with the best checkpoint after training;
+	// its E[T] is recorded in the checkpoint (never used to choose anything).
+	Test Source
+	// Command is recorded in the checkpoint.
+	Command  string
+	Backend  backends.Backend
+	Out      string
+	Resume   bool
+	Sources  SourceRecord
+	Logger   *slog.Logger
+	Progress func(Progress)
 	// Versions are recorded in the checkpoint.
 	Versions map[string]string
 	// BuildQwen3 makes the Qwen3 bundle for a non-small Arch (wired by the
@@ -429,6 +438,24 @@ func Train(ctx context.Context, o Options, env Env) (*Run, error) {
 	}
 	if err := writePlot(filepath.Join(env.Out, "training.svg"), run.History); err != nil {
 		log.Warn("train: plot", "err", err)
+	}
+	run.Command = env.Command
+	if env.Test != nil {
+		best, err := model.LoadCheckpoint(env.Out)
+		if err != nil {
+			return run, fmt.Errorf("train: test replay: %w", err)
+		}
+		sc, err := best.Scorer(env.Backend, 64)
+		if err != nil {
+			return run, err
+		}
+		v, err := Validate(ctx, sc, env.Test)
+		sc.Close()
+		if err != nil {
+			return run, fmt.Errorf("train: test replay: %w", err)
+		}
+		run.Test = &v
+		log.Info("train: test split", "et", fmt.Sprintf("%.3f", v.ET), "trees", v.Trees)
 	}
 	// The best checkpoint's record gets the whole run.
 	if err := finishBest(env.Out, run); err != nil {

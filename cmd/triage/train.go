@@ -39,6 +39,7 @@ type trainFlags struct {
 	seed                      uint64
 	valEvery                  int
 	resume, noProgress        bool
+	recordTest                bool
 	noParent, noEdit, noProg  bool
 	set                       []string
 }
@@ -82,6 +83,7 @@ with the same data order. On a GPU use --backend xla:<plugin> --dtype bf16.`,
 	addTrainFlags(c, f)
 	fl := c.Flags()
 	fl.BoolVar(&f.resume, "resume", false, "continue the interrupted run in --out")
+	fl.BoolVar(&f.recordTest, "record-test", false, "after training, replay the best checkpoint on the test split and record its E[T] in checkpoint.json (nothing is chosen on it)")
 	return c
 }
 
@@ -174,7 +176,10 @@ func runTrain(ctx context.Context, f *trainFlags) error {
 		Train:   train.ShardSource{Dirs: dirs, Split: corpus.SplitTrain},
 		Val:     train.ShardSource{Dirs: dirs, Split: corpus.SplitVal},
 		Backend: be, Out: f.out, Resume: f.resume, Sources: sources,
-		Versions: trainVersions(), BuildQwen3: buildQwen3,
+		Versions: trainVersions(), BuildQwen3: buildQwen3, Command: commandLine(),
+	}
+	if f.recordTest {
+		env.Test = train.ShardSource{Dirs: dirs, Split: corpus.SplitTest}
 	}
 	tty := !f.noProgress && term.IsTerminal(int(os.Stderr.Fd()))
 	rep := newTrainReporter(tty)
@@ -194,6 +199,9 @@ func runTrain(ctx context.Context, f *trainFlags) error {
 	fmt.Printf("%s: %d steps in %s; best validation E[T] %.3f at step %d (%d val trees); %d training examples (%d edges) from %d trees with a fix\n",
 		run.Out, run.Steps, time.Duration(run.Seconds*float64(time.Second)).Round(time.Second), run.Best.ET, run.BestStep,
 		run.Best.Trees, run.Stats.Groups, run.Stats.Edges, run.Stats.TreesWithFix)
+	if run.Test != nil {
+		fmt.Printf("test split (recorded, not used for any choice): E[T] %.3f over %d trees with a fix\n", run.Test.ET, run.Test.Trees)
+	}
 	return nil
 }
 
@@ -330,6 +338,17 @@ func corpusRecord(dirs []string) (train.SourceRecord, error) {
 	}
 	rec.ManifestHash = hex.EncodeToString(h.Sum(nil))
 	return rec, nil
+}
+
+// commandLine is this process's command line, for the record.
+func commandLine() string {
+	args := append([]string{"triage"}, os.Args[1:]...)
+	for i, a := range args {
+		if strings.ContainsAny(a, " \t\"'") {
+			args[i] = strconv.Quote(a)
+		}
+	}
+	return strings.Join(args, " ")
 }
 
 func trainVersions() map[string]string {
