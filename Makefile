@@ -6,10 +6,11 @@ GO ?= go
 PYTHON ?= /usr/bin/python3
 BIN := bin/triage
 OUT ?= out/demo
+CKPT_CORPUS ?= out/full
 export GOMLX_BACKEND ?= go:ops_sequential
 export GOMLX_NO_AUTO_INSTALL := 1
 
-.PHONY: all build demo test prereqs check-go check-python check-node check-chromium bench generate clean
+.PHONY: all build demo test checkpoint prereqs check-go check-python check-node check-chromium bench generate clean
 
 all: build
 
@@ -53,6 +54,12 @@ check-chromium:
 
 demo: prereqs build
 	./scripts/demo.sh $(BIN) $(OUT)
+
+# checkpoint remakes the embedded default checkpoint (checkpoints/default):
+# builds the 5-root bundled corpus and trains the CPU model on it, seed 1.
+checkpoint: prereqs build
+	./scripts/checkpoint.sh $(BIN) $(CKPT_CORPUS)
+	$(GO) build -o $(BIN) ./cmd/triage
 
 test: prereqs
 	$(GO) vet ./...
