@@ -150,3 +150,45 @@ func TestBuildTreeIndependentOfRunOrder(t *testing.T) {
 		checkTreeInvariants(t, want)
 	}
 }
+
+// flakyExecutor fails the program "FLAKY\n" except when it runs with
+// coverage, as a root that passes when its tree is built.
+type flakyExecutor struct{ optsExecutor }
+
+func (x *flakyExecutor) RunWith(ctx context.Context, program, tests string, o RunOptions) (Execution, error) {
+	if program == "FLAKY\n" {
+		pass := o.Coverage
+		ex := Execution{Status: StatusOK, Tests: []TestResult{{Name: "t", Passed: pass}}, FailedFrac: 1}
+		if pass {
+			ex.PassRate, ex.FailedFrac = 1, 0
+		}
+		return ex, nil
+	}
+	return x.optsExecutor.RunWith(ctx, program, tests, o)
+}
+
+// TestBuildCorpusDropsFlakyRoot: a root that passed the input checks but
+// passes every test when its tree is built leaves its task out.
+func TestBuildCorpusDropsFlakyRoot(t *testing.T) {
+	tasks := fakeTasks(3)
+	tasks[0].Roots = []string{"def f(x): return x+1\n", "FLAKY\n"}
+	o := buildOpts(t.TempDir(), &fakeProposer{}, &fakeExecutor{})
+	o.Config.Executor = &flakyExecutor{}
+	o.Config.Proposer = coverageProposer{&fakeProposer{}}
+	man, err := BuildCorpus(context.Background(), tasks, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := man.SkippedTasks()
+	if len(sk) != 1 || sk[0].TaskID != "task-000" || !strings.Contains(sk[0].Skipped, "root 1 passed every test when its tree was built") {
+		t.Fatalf("skipped %+v", sk)
+	}
+	if man.Trees != 4 {
+		t.Errorf("%d trees, want 4", man.Trees)
+	}
+}
+
+// coverageProposer is a fake proposer that asks for coverage.
+type coverageProposer struct{ *fakeProposer }
+
+func (coverageProposer) UsesCoverage() bool { return true }

@@ -303,6 +303,16 @@ func (r *buildReporter) update(p corpus.Progress) {
 	if el > 0 {
 		rate = float64(p.Nodes) / el
 	}
+	if p.TasksChecked < p.TasksToCheck {
+		if r.bar != nil {
+			r.bar.Describe(fmt.Sprintf("input checks (%d/%d tasks)", p.TasksChecked, p.TasksToCheck))
+			_ = r.bar.Set(0)
+		} else if time.Since(r.lastLog) >= 10*time.Second {
+			r.lastLog = time.Now()
+			slog.Info("corpus build input checks", "tasks", p.TasksChecked, "of", p.TasksToCheck)
+		}
+		return
+	}
 	if r.bar != nil {
 		if r.bar.GetMax() != p.TreesTotal {
 			r.bar.ChangeMax(p.TreesTotal)
