@@ -140,6 +140,11 @@ type corpusBuildSummary struct {
 	Bytes       int64               `json:"bytes"`
 	Ratio       float64             `json:"compression_ratio"`
 	Skipped     []corpus.TaskRecord `json:"skipped_tasks"`
+	// CPU time of the build and its sandbox per node built, and the nodes/s
+	// that makes on this machine's cores when nothing else runs (compare
+	// bench sandbox's executor_cpu_capacity_suites_per_s).
+	CPUMSPerNode         float64 `json:"cpu_ms_per_node"`
+	CPUCapacityNodesPerS float64 `json:"cpu_capacity_nodes_per_s"`
 	// Time is this session's breakdown; the manifest holds the sum over
 	// sessions.
 	Time *corpus.Breakdown `json:"time"`
@@ -214,6 +219,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
 	sopts.Timeout = limits.Measure()
+	cpu0 := sandbox.ProcessCPUSeconds()
 	pool, err := sandbox.New(sopts)
 	if err != nil {
 		return fmt.Errorf("start sandbox: %w", err)
@@ -237,10 +243,18 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 		return err
 	}
 	wall := time.Since(start).Seconds()
+	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
+		return fmt.Errorf("stop sandbox: %w", err)
+	}
+	cpu := sandbox.ProcessCPUSeconds() - cpu0
 	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
 		Rows: man.Rows, BuiltNodes: rep.last.Nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
 	if wall > 0 {
 		sum.NodesPerSec = float64(rep.last.Nodes) / wall
+	}
+	if rep.last.Nodes > 0 && cpu > 0 {
+		sum.CPUMSPerNode = 1000 * cpu / float64(rep.last.Nodes)
+		sum.CPUCapacityNodesPerS = float64(runtime.NumCPU()) * 1000 / sum.CPUMSPerNode
 	}
 	var unc int64
 	for _, s := range man.Shards {
@@ -255,6 +269,10 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	}
 	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",
 		sum.Out, sum.Shards, sum.Trees, sum.Rows, sum.BuiltNodes, sum.WallSeconds, sum.NodesPerSec, sum.Bytes, sum.Ratio)
+	if sum.CPUMSPerNode > 0 {
+		fmt.Printf("CPU %.1f ms per node (build and sandbox): %.1f nodes/s on %d idle cores\n",
+			sum.CPUMSPerNode, sum.CPUCapacityNodesPerS, runtime.NumCPU())
+	}
 	printSkipped(os.Stdout, sum.Skipped)
 	if sum.Time != nil {
 		printBreakdown(os.Stdout, "time breakdown of this session", sum.Time)

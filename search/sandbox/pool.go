@@ -243,6 +243,12 @@ func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.Run
 // per-run overhead.
 func (p *Pool) BusyTime() time.Duration { return time.Duration(p.busy.Load()) }
 
+// ProcessCPUSeconds is the CPU time of this process and of its children
+// that have been waited for (a pool's workers, with the runs they reaped,
+// once the pool is closed): what a benchmark divides by its work to get a
+// figure that does not depend on what else the machine runs.
+func ProcessCPUSeconds() float64 { return cpuSeconds() }
+
 func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpus.Execution, error) {
 	var s *slot
 	select {
