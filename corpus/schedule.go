@@ -8,6 +8,8 @@ import (
 	"time"
 )
 
+// shardPlan is one shard this build owns: its task range and, while it is
+// built, its tasks.
 type shardPlan struct {
 	index      int
 	first, end int
