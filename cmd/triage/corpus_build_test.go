@@ -37,6 +37,10 @@ func TestCorpusCommandsBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("{\"task_id\": \"a\", \"question\": \"q\", \"solution\": \"s\", \"test\": \"t\"}\n{not json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// A finished corpus in out must survive every failed command.
 	out := filepath.Join(dir, "out")
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -61,6 +65,10 @@ func TestCorpusCommandsBadInput(t *testing.T) {
 		{"openai without url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai", "--model", "m"}, exitUsage},
 		{"unreachable base url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai",
 			"--model", "m", "--base-url", "http://127.0.0.1:1/v1"}, exitFailure},
+		{"validate an empty file", []string{"tasks", "validate", "--tasks", empty}, exitUsage},
+		{"bad timeout floor", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout-floor", "0s"}, exitUsage},
+		{"floor above cap", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout-floor", "20s"}, exitUsage},
+		{"negative fixed timeout", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout", "-1s"}, exitUsage},
 		{"stats of a missing folder", []string{"corpus", "stats", filepath.Join(dir, "nope")}, exitUsage},
 		{"stats of garbage", []string{"corpus", "stats", dir}, exitOK}, // no shards: an empty corpus
 		{"merge without out", []string{"corpus", "merge", out}, exitUsage},

@@ -26,7 +26,9 @@ of trees with a fix, the histogram of the shallowest fix's depth, the edge
 label histogram, mean nodes per root, output tokens, mean pass rate, edit
 count and bytes on disk; from the manifests, the tasks the build left out,
 the per-task time limits and where the build's time went. --json prints the same as one object (keys include
-trees, nodes, solved_trees, splits).`,
+trees, nodes, solved_trees, splits, time, skipped_tasks, time_limits).`,
+		Example: `  triage corpus stats out/demo/corpus
+  triage corpus stats /data/slice-0 /data/slice-1 --json | jq .time`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, d := range args {

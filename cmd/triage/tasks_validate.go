@@ -73,6 +73,9 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if err != nil {
 				return err
 			}
+			if len(tasks) == 0 && len(bad) == 0 {
+				return badInput("%s: no task", spec)
+			}
 			opts := sandbox.DefaultOptions()
 			if workers > 0 {
 				opts.Workers = workers
