@@ -2,9 +2,12 @@ package corpus
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // BuildConfig configures the exhaustive tree builder.
@@ -13,12 +16,16 @@ type BuildConfig struct {
 	K, D int
 	// Proposer diagnoses programs and writes revisions.
 	Proposer Proposer
-	// Executor runs programs against the task's tests. It is wrapped in a
-	// per-tree cache keyed by sha256, so identical programs run once.
+	// Executor runs programs against the task's tests. Unless it is a
+	// CachedExecutor already, it is wrapped in a per-tree one, so identical
+	// programs run once.
 	Executor Executor
 	// ProposerName and Model are recorded in every row (e.g. "mutate", "").
 	ProposerName string
 	Model        string
+	// Timeout is the time limit of every run (zero: the executor's own);
+	// BuildCorpus sets it per task from the task's reference (TimeLimits).
+	Timeout time.Duration
 }
 
 func (c BuildConfig) validate() error {
@@ -42,12 +49,15 @@ func TreeID(taskID string, rootIndex int, root string) string {
 	return SHA256(taskID + "\x00" + strconv.Itoa(rootIndex) + "\x00" + SHA256(root))[:32]
 }
 
-// BuildTree grows the exhaustive repair tree of one root: breadth first,
-// every proposed edit of every node at depth < D is revised and executed.
-// Solved nodes are leaves; a failed revision gives a child marked
-// ReviseFailed with an empty program and a load_error execution, which is
-// not expanded further. Labels are filled once the tree is complete.
-// Errors are for cancellation and broken proposers or executors only.
+// BuildTree grows the exhaustive repair tree of one root: every proposed
+// edit of every expandable node (unsolved, with a program, above depth D) is
+// revised and executed. Solved nodes are leaves; a failed revision gives a
+// child marked ReviseFailed with an empty program and a load_error
+// execution, which is not expanded further. Siblings grow concurrently (the
+// executor bounds how many runs proceed at once); nodes and edges are then
+// numbered breadth first, so the tree does not depend on the order in which
+// runs finished. Labels are filled once the tree is complete. Errors are for
+// cancellation and broken proposers or executors only.
 func BuildTree(ctx context.Context, cfg BuildConfig, task *Task, rootIndex int, root string) (*Tree, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -55,95 +65,114 @@ func BuildTree(ctx context.Context, cfg BuildConfig, task *Task, rootIndex int, 
 	if task == nil {
 		return nil, fmt.Errorf("build tree: nil task")
 	}
-	exec := NewCachedExecutor(cfg.Executor)
-	t := &Tree{
-		ID:       TreeID(task.ID, rootIndex, root),
-		TaskID:   task.ID,
-		Split:    splitOf(task),
-		K:        cfg.K,
-		D:        cfg.D,
-		Proposer: cfg.ProposerName,
-		Model:    cfg.Model,
+	// Identical programs run once: in a cache of the tree's own unless the
+	// caller shares one (BuildCorpus shares one per task).
+	exec := cfg.Executor
+	if _, ok := exec.(*CachedExecutor); !ok {
+		exec = NewCachedExecutor(exec)
 	}
-	rootExec, err := exec.Run(ctx, root, task.Test)
+	x := &Expander{Task: task, Proposer: cfg.Proposer, Executor: exec,
+		TreeID: TreeID(task.ID, rootIndex, root), K: cfg.K, D: cfg.D, Timeout: cfg.Timeout}
+	return x.Exhaust(ctx, root, cfg.ProposerName, cfg.Model)
+}
+
+// growth is a node of a tree being grown, before numbering.
+type growth struct {
+	node  Node
+	path  string
+	edits []ProposedEdit
+	kids  []*growth // by edit index
+}
+
+// Exhaust grows the exhaustive tree of root with x (see BuildTree).
+func (x *Expander) Exhaust(ctx context.Context, root, proposer, model string) (*Tree, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rn, err := x.Root(ctx, root)
 	if err != nil {
-		return nil, fmt.Errorf("tree %s (task %s root %d): run root: %w", t.ID, task.ID, rootIndex, err)
+		return nil, err
 	}
-	t.Nodes = append(t.Nodes, Node{ID: 0, Parent: NoNode, ViaEdge: -1, Depth: 0,
-		Program: root, ProgramSHA: SHA256(root), Exec: rootExec})
-	paths := []string{"r"}
-	for v := 0; v < len(t.Nodes); v++ { // t.Nodes grows: breadth-first order
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("tree %s: %w", t.ID, err)
-		}
-		n := t.Nodes[v]
-		if n.Solved() || n.ReviseFailed || n.Depth >= cfg.D {
-			continue
-		}
-		key := t.ID + ":" + paths[v]
-		prop, err := cfg.Proposer.Propose(ctx, ProposeRequest{Task: task, Program: n.Program, Exec: n.Exec, K: cfg.K, Key: key})
-		if err != nil {
-			return nil, fmt.Errorf("tree %s (task %s) node %s: propose: %w", t.ID, task.ID, paths[v], err)
-		}
-		edits := prop.Edits
-		if len(edits) > cfg.K {
-			edits = edits[:cfg.K]
-		}
-		pn := &t.Nodes[v]
-		pn.Diagnosis = prop.Diagnosis
-		pn.ProposeTokens = prop.OutputTokens
-		pn.TokensEstimated = pn.TokensEstimated || prop.TokensEstimated
-		if prop.Failed {
-			pn.ProposeFailed = true
-			pn.Raw = prop.Raw
-		}
-		for i, ed := range edits {
-			eid := EdgeID(len(t.Edges))
-			t.Edges = append(t.Edges, Edge{ID: eid, Parent: NodeID(v), Index: i, Edit: ed, Child: NoNode})
-			t.Nodes[v].Edges = append(t.Nodes[v].Edges, eid)
-		}
-		for i, eid := range t.Nodes[v].Edges {
-			cpath := paths[v] + "/" + strconv.Itoa(i)
-			parent := &t.Nodes[v]
-			rev, err := cfg.Proposer.Revise(ctx, ReviseRequest{Task: task, Program: parent.Program, Exec: parent.Exec,
-				Diagnosis: parent.Diagnosis, Edit: t.Edges[eid].Edit, Key: t.ID + ":" + cpath})
-			if err != nil {
-				return nil, fmt.Errorf("tree %s (task %s) node %s: revise: %w", t.ID, task.ID, cpath, err)
-			}
-			child := Node{ID: NodeID(len(t.Nodes)), Parent: NodeID(v), ViaEdge: eid, Depth: parent.Depth + 1,
-				ReviseTokens: rev.OutputTokens, TokensEstimated: rev.TokensEstimated}
-			if rev.Failed || rev.Program == "" {
-				child.ReviseFailed = true
-				child.Raw = rev.Raw
-				child.ProgramSHA = SHA256("")
-				child.Exec = Execution{Status: StatusLoadError, PassRate: 0, FailedFrac: 1,
-					Feedback: "the revision held no program"}
-			} else {
-				child.Program = rev.Program
-				child.ProgramSHA = SHA256(rev.Program)
-				child.Exec, err = exec.Run(ctx, rev.Program, task.Test)
-				if err != nil {
-					return nil, fmt.Errorf("tree %s (task %s) node %s: run: %w", t.ID, task.ID, cpath, err)
-				}
-			}
-			t.Edges[eid].Child = child.ID
-			t.Nodes = append(t.Nodes, child)
-			paths = append(paths, cpath)
-		}
+	g := &growth{node: rn, path: RootPath}
+	x.grow(ctx, cancel, g)
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
 	}
+	t := x.Header(proposer, model)
+	number(t, g)
 	ComputeLabels(t)
 	return t, nil
 }
 
-// CachedExecutor runs each distinct (program, tests) pair once and returns
-// copies of the first result afterwards. It is safe for concurrent use;
-// concurrent calls for the same key wait for one run.
+// grow proposes at g and grows its children concurrently; the first error
+// cancels the rest and is the context's cause.
+func (x *Expander) grow(ctx context.Context, fail context.CancelCauseFunc, g *growth) {
+	edits, err := x.Propose(ctx, &g.node, g.path)
+	if err != nil {
+		fail(err)
+		return
+	}
+	g.edits = edits
+	g.kids = make([]*growth, len(edits))
+	var wg sync.WaitGroup
+	for i, ed := range edits {
+		wg.Go(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			c, err := x.Child(ctx, &g.node, g.path, i, ed)
+			if err != nil {
+				fail(err)
+				return
+			}
+			k := &growth{node: c, path: ChildPath(g.path, i)}
+			g.kids[i] = k
+			x.grow(ctx, fail, k)
+		})
+	}
+	wg.Wait()
+}
+
+// number lays a grown tree out breadth first: node v's edits become
+// consecutive edges, and its children the next nodes, in edit order, as a
+// sequential breadth-first builder would number them.
+func number(t *Tree, root *growth) {
+	root.node.ID, root.node.Parent, root.node.ViaEdge = 0, NoNode, -1
+	t.Nodes = append(t.Nodes, root.node)
+	queue := []*growth{root}
+	for v := 0; v < len(queue); v++ {
+		g := queue[v]
+		for i, ed := range g.edits {
+			eid := EdgeID(len(t.Edges))
+			t.Edges = append(t.Edges, Edge{ID: eid, Parent: NodeID(v), Index: i, Edit: ed, Child: NoNode})
+			t.Nodes[v].Edges = append(t.Nodes[v].Edges, eid)
+		}
+		for i, k := range g.kids {
+			if k == nil {
+				continue
+			}
+			eid := t.Nodes[v].Edges[i]
+			k.node.ID, k.node.Parent, k.node.ViaEdge = NodeID(len(t.Nodes)), NodeID(v), eid
+			t.Edges[eid].Child = k.node.ID
+			t.Nodes = append(t.Nodes, k.node)
+			queue = append(queue, k)
+		}
+	}
+}
+
+// CachedExecutor runs each distinct (program, tests, time limit) once and
+// returns copies of the first result afterwards. A run with per-test
+// coverage also answers a request without it (its Lines dropped), never the
+// reverse. It is safe for concurrent use; concurrent calls for the same key
+// wait for one run.
 type CachedExecutor struct {
 	inner Executor
 	mu    sync.Mutex
-	memo  map[string]*cacheEntry
+	memo  map[[32]byte]*cacheSlot
 	hits  int64
 }
+
+// cacheSlot holds the runs of one key with and without coverage.
+type cacheSlot struct{ cov, plain *cacheEntry }
 
 type cacheEntry struct {
 	done chan struct{}
@@ -154,38 +183,93 @@ type cacheEntry struct {
 // NewCachedExecutor wraps inner with an unbounded in-memory cache; use one
 // per tree or per task so memory stays bounded.
 func NewCachedExecutor(inner Executor) *CachedExecutor {
-	if c, ok := inner.(*CachedExecutor); ok {
-		inner = c // still wrap: a fresh scope that falls through to the shared one
-	}
-	return &CachedExecutor{inner: inner, memo: map[string]*cacheEntry{}}
+	return &CachedExecutor{inner: inner, memo: map[[32]byte]*cacheSlot{}}
 }
 
-// Run implements Executor.
+// runKey hashes a run's inputs unambiguously (lengths prefix the strings);
+// timeout -1 marks a Run with the executor's own settings.
+func runKey(program, tests string, timeout time.Duration) [32]byte {
+	h := sha256.New()
+	var b [8]byte
+	for _, s := range []string{program, tests} {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(s)))
+		h.Write(b[:])
+		h.Write([]byte(s))
+	}
+	binary.LittleEndian.PutUint64(b[:], uint64(timeout))
+	h.Write(b[:])
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// Run implements Executor: the inner executor's own settings.
 func (c *CachedExecutor) Run(ctx context.Context, program, tests string) (Execution, error) {
-	key := SHA256(program + "\x00" + tests)
-	c.mu.Lock()
-	e, ok := c.memo[key]
-	if ok {
-		c.hits++
+	return c.run(ctx, runKey(program, tests, -1), false, func() (Execution, error) {
+		return c.inner.Run(ctx, program, tests)
+	})
+}
+
+// RunWith implements OptionsExecutor.
+func (c *CachedExecutor) RunWith(ctx context.Context, program, tests string, o RunOptions) (Execution, error) {
+	return c.run(ctx, runKey(program, tests, max(o.Timeout, 0)), o.Coverage, func() (Execution, error) {
+		return RunWith(ctx, c.inner, program, tests, o)
+	})
+}
+
+func (c *CachedExecutor) run(ctx context.Context, key [32]byte, cov bool, run func() (Execution, error)) (Execution, error) {
+	for {
+		c.mu.Lock()
+		s := c.memo[key]
+		if s == nil {
+			s = &cacheSlot{}
+			c.memo[key] = s
+		}
+		e, strip := s.plain, false
+		if cov {
+			e = s.cov
+		} else if s.cov != nil {
+			e, strip = s.cov, true
+		}
+		if e == nil {
+			e = &cacheEntry{done: make(chan struct{})}
+			if cov {
+				s.cov = e
+			} else {
+				s.plain = e
+			}
+			c.mu.Unlock()
+			e.exec, e.err = run()
+			if e.err != nil {
+				c.mu.Lock() // do not cache infrastructure errors
+				if s.cov == e {
+					s.cov = nil
+				}
+				if s.plain == e {
+					s.plain = nil
+				}
+				c.mu.Unlock()
+			}
+			close(e.done)
+			return copyExecution(e.exec, false), e.err
+		}
 		c.mu.Unlock()
 		select {
 		case <-e.done:
 		case <-ctx.Done():
 			return Execution{}, ctx.Err()
 		}
-		return copyExecution(e.exec), e.err
-	}
-	e = &cacheEntry{done: make(chan struct{})}
-	c.memo[key] = e
-	c.mu.Unlock()
-	e.exec, e.err = c.inner.Run(ctx, program, tests)
-	if e.err != nil {
+		if e.err != nil {
+			if err := ctx.Err(); err != nil {
+				return Execution{}, err
+			}
+			continue // the first caller failed (e.g. was cancelled): run it again
+		}
 		c.mu.Lock()
-		delete(c.memo, key) // do not cache infrastructure errors
+		c.hits++
 		c.mu.Unlock()
+		return copyExecution(e.exec, strip), nil
 	}
-	close(e.done)
-	return copyExecution(e.exec), e.err
 }
 
 // Hits returns how many calls were answered from the cache.
@@ -195,10 +279,19 @@ func (c *CachedExecutor) Hits() int64 {
 	return c.hits
 }
 
-func copyExecution(e Execution) Execution {
+// copyExecution copies e's slices so callers cannot change the cache;
+// noLines drops per-test coverage.
+func copyExecution(e Execution, noLines bool) Execution {
 	if e.Tests != nil {
 		tests := make([]TestResult, len(e.Tests))
 		copy(tests, e.Tests)
+		for i := range tests {
+			if noLines {
+				tests[i].Lines = nil
+			} else if tests[i].Lines != nil {
+				tests[i].Lines = append([]int32(nil), tests[i].Lines...)
+			}
+		}
 		e.Tests = tests
 	}
 	return e

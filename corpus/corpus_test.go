@@ -236,6 +236,10 @@ func TestBuildCorpusFailuresKeepFinishedShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	refManifest, err := os.ReadFile(filepath.Join(ref, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		name   string
@@ -243,7 +247,8 @@ func TestBuildCorpusFailuresKeepFinishedShards(t *testing.T) {
 		want   error
 	}{
 		{"disk full", func(o *BuildOptions, dir string) {
-			budget := int64(len(firstShard)) + 4096 // enough for shard 0 and a manifest
+			// Enough for shard 0 and the two manifests before and after it.
+			budget := int64(len(firstShard)) + 2*int64(len(refManifest))
 			o.create = func(path string) (syncWriteCloser, error) {
 				f, err := os.Create(path)
 				if err != nil {
@@ -251,7 +256,7 @@ func TestBuildCorpusFailuresKeepFinishedShards(t *testing.T) {
 				}
 				return failingFile{f, &budget}, nil
 			}
-			o.Workers = 1
+			o.Workers, o.TreesInFlight = 1, 1 // shard 0 is written first
 		}, errDiskFull},
 		{"proposer unreachable", func(o *BuildOptions, dir string) {
 			o.Config.Proposer = &fakeProposer{failTask: tasks[7].ID}

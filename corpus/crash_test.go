@@ -24,6 +24,9 @@ func crashOpts(out string) BuildOptions {
 	o := buildOpts(out, &fakeProposer{delay: time.Millisecond}, &fakeExecutor{})
 	o.TasksPerShard = 2
 	o.Resume = true
+	// One tree at a time: shards complete in order, so each crash point
+	// below is reached in its own run.
+	o.TreesInFlight = 1
 	return o
 }
 

@@ -68,7 +68,10 @@ func (p *fakeProposer) Revise(ctx context.Context, req ReviseRequest) (Revision,
 }
 
 // fakeExecutor decides 4 test verdicts from sha256(program); about three
-// programs in sixteen pass everything. Programs containing "NEVER" never pass.
+// programs in sixteen pass everything. Programs containing "NEVER" never
+// pass; fakeReference always passes, and other one-line programs (the
+// roots of fakeTasks and fakeRoots) never do, so every fake task passes the
+// input checks.
 type fakeExecutor struct {
 	calls atomic.Int64
 	fail  bool // return an infrastructure error
@@ -87,7 +90,10 @@ func (x *fakeExecutor) Run(ctx context.Context, program, tests string) (Executio
 		return Execution{Status: StatusLoadError, FailedFrac: 1, Feedback: "SyntaxError"}, nil
 	}
 	passed := int(h[0]) % 4
-	if h[1] < '3' && !strings.Contains(program, "NEVER") {
+	if h[1] < '3' && !strings.Contains(program, "NEVER") && strings.Count(program, "\n") > 1 {
+		passed = 4
+	}
+	if program == fakeReference {
 		passed = 4
 	}
 	ex := Execution{Status: StatusOK, DurationMS: float64(h[2] % 16)}
@@ -110,10 +116,13 @@ func (x *fakeExecutor) Run(ctx context.Context, program, tests string) (Executio
 	return ex, nil
 }
 
+// fakeReference is the reference solution of every fake task.
+const fakeReference = "def f(x): return x*x\n"
+
 func fakeTasks(n int) []Task {
 	tasks := make([]Task, n)
 	for i := range tasks {
-		tasks[i] = Task{ID: fmt.Sprintf("task-%03d", i), Question: "q", Solution: "def f(x): return x*x\n",
+		tasks[i] = Task{ID: fmt.Sprintf("task-%03d", i), Question: "q", Solution: fakeReference,
 			Test: fmt.Sprintf("from solution import f\n# %d\n", i)}
 		if i%3 != 2 { // the others get roots from the root maker
 			tasks[i].Roots = []string{fmt.Sprintf("def f(x): return x+%d\n", i), fmt.Sprintf("def f(x): return x-%d\n", i),

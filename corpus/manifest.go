@@ -29,6 +29,85 @@ type BuildSettings struct {
 	ShardIndex    int    `json:"shard_index"`
 	ShardCount    int    `json:"shard_count"`
 	RowsPerGroup  int64  `json:"rows_per_group"`
+	// The settings below change verdicts: each task's time limit comes from
+	// Limits and its reference's time over ReferenceRuns runs; Coverage
+	// says whether programs that get proposals ran with per-test coverage;
+	// Executor holds the executor's own limits (memory, processes, output,
+	// interpreter).
+	Limits        TimeLimits        `json:"time_limits"`
+	ReferenceRuns int               `json:"reference_runs"`
+	Coverage      bool              `json:"coverage"`
+	Executor      map[string]string `json:"executor,omitempty"`
+}
+
+// DiffSettings lists the settings in which now differs from old (the
+// manifest's), one "name: manifest X, now Y" each, names as in the
+// manifest's JSON (e.g. "time_limits.floor"). The task file's name is not a
+// setting: the same tasks may be named by another path, and their digest
+// decides.
+func DiffSettings(old, now BuildSettings) []string {
+	a, b := flatSettings(old), flatSettings(now)
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	delete(keys, "tasks_source")
+	var out []string
+	for k := range keys {
+		x, okx := a[k]
+		y, oky := b[k]
+		if okx && oky && x == y {
+			continue
+		}
+		if !okx {
+			x = "(unset)"
+		}
+		if !oky {
+			y = "(unset)"
+		}
+		out = append(out, fmt.Sprintf("%s: manifest %s, now %s", k, x, y))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// flatSettings maps each leaf of s's JSON to its JSON text, keys joined by dots.
+func flatSettings(s BuildSettings) map[string]string {
+	b, _ := json.Marshal(s)
+	var v any
+	_ = json.Unmarshal(b, &v)
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		if m, ok := v.(map[string]any); ok {
+			for k, x := range m {
+				if prefix != "" {
+					k = prefix + "." + k
+				}
+				walk(k, x)
+			}
+			return
+		}
+		j, _ := json.Marshal(v)
+		out[prefix] = string(j)
+	}
+	walk("", v)
+	return out
+}
+
+// TaskRecord is what a build did with one task of a shard: its
+// reference's time, the time limit it got, and its trees, or why it was
+// left out.
+type TaskRecord struct {
+	Index       int     `json:"index"` // in the task list
+	TaskID      string  `json:"task_id"`
+	ReferenceMS float64 `json:"reference_ms"`
+	LimitMS     float64 `json:"limit_ms"`
+	Trees       int     `json:"trees"`
+	Skipped     string  `json:"skipped,omitempty"`
 }
 
 // ShardEntry records one complete shard file.
@@ -42,6 +121,8 @@ type ShardEntry struct {
 	Bytes             int64  `json:"bytes"`
 	UncompressedBytes int64  `json:"uncompressed_bytes"`
 	TextBytes         int64  `json:"text_bytes"`
+	// Tasks records each task of the shard (limits, trees, skip reasons).
+	Tasks []TaskRecord `json:"tasks,omitempty"`
 }
 
 // Manifest lists a build's complete shards with its settings and the
@@ -59,6 +140,25 @@ type Manifest struct {
 	Trees    int   `json:"trees"`
 	// Sources lists the folders a merged corpus was made from.
 	Sources []string `json:"sources,omitempty"`
+	// Time says where the build's time went, summed over its sessions
+	// (resumes); it is rewritten with every manifest.
+	Time *Breakdown `json:"time,omitempty"`
+	// LastSession is the breakdown of the latest session alone.
+	LastSession *Breakdown `json:"last_session,omitempty"`
+}
+
+// SkippedTasks lists the tasks the build left out, in task order.
+func (m *Manifest) SkippedTasks() []TaskRecord {
+	var out []TaskRecord
+	for _, s := range m.Shards {
+		for _, t := range s.Tasks {
+			if t.Skipped != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	return out
 }
 
 // ManifestName returns the manifest file name of shard slice i of n:

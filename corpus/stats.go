@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -45,6 +46,21 @@ type Stats struct {
 	ProposeFailed    int            `json:"propose_failed"`
 	ReviseFailed     int            `json:"revise_failed"`
 	Statuses         map[string]int `json:"statuses"`
+	// From the folders' manifests (each slice's): the build's time
+	// breakdown summed over slices and sessions (nil when no manifest
+	// records one), the tasks left out, and the tasks' time limits.
+	Time    *Breakdown    `json:"time,omitempty"`
+	Skipped []TaskRecord  `json:"skipped_tasks,omitempty"`
+	Limits  *LimitSummary `json:"time_limits,omitempty"`
+}
+
+// LimitSummary describes the per-task time limits of a build and the
+// reference run times they came from.
+type LimitSummary struct {
+	Tasks       int        `json:"tasks"`
+	Settings    TimeLimits `json:"settings"`
+	ReferenceMS [3]float64 `json:"reference_ms_min_median_max"`
+	LimitMS     [3]float64 `json:"limit_ms_min_median_max"`
 }
 
 // ComputeStats scans the corpus folders (their union, each tree once),
@@ -143,6 +159,9 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 	if s.Bytes > 0 {
 		s.Compression = float64(s.Uncompressed) / float64(s.Bytes)
 	}
+	if err := s.addManifests(dirs); err != nil {
+		return nil, fmt.Errorf("corpus stats: %w", err)
+	}
 	return s, nil
 }
 
@@ -156,6 +175,67 @@ func nodeTextBytes(t *Tree, n *Node) int64 {
 		b += len(tr.Name) + len(tr.Message)
 	}
 	return int64(b)
+}
+
+// addManifests reads the build manifests of dirs (each file once): their
+// time breakdowns, skipped tasks and time limits.
+func (s *Stats) addManifests(dirs []string) error {
+	seen := map[string]bool{}
+	var refs, limits []float64
+	for _, d := range dirs {
+		files, err := filepath.Glob(filepath.Join(d, "manifest*.json"))
+		if err != nil {
+			return err
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				abs = f
+			}
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			m, err := ReadManifest(f)
+			if err != nil {
+				return err
+			}
+			if m.Time != nil {
+				if s.Time == nil {
+					s.Time = &Breakdown{}
+				}
+				s.Time.Add(m.Time)
+			}
+			s.Skipped = append(s.Skipped, m.SkippedTasks()...)
+			for _, sh := range m.Shards {
+				for _, t := range sh.Tasks {
+					if t.Skipped != "" || t.LimitMS <= 0 {
+						continue
+					}
+					if s.Limits == nil {
+						s.Limits = &LimitSummary{Settings: m.Settings.Limits}
+					}
+					s.Limits.Tasks++
+					refs = append(refs, t.ReferenceMS)
+					limits = append(limits, t.LimitMS)
+				}
+			}
+		}
+	}
+	if s.Limits != nil {
+		s.Limits.ReferenceMS = minMedianMax(refs)
+		s.Limits.LimitMS = minMedianMax(limits)
+	}
+	return nil
+}
+
+func minMedianMax(xs []float64) [3]float64 {
+	if len(xs) == 0 {
+		return [3]float64{}
+	}
+	sort.Float64s(xs)
+	return [3]float64{xs[0], xs[len(xs)/2], xs[len(xs)-1]}
 }
 
 // SortedKeys returns a histogram's keys in numeric order, then the others.

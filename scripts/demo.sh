@@ -23,7 +23,7 @@ echo "== 2/5 build the corpus into $OUT/corpus (k=3, depth 4, $ROOTS roots per t
 resume=()
 [ -e "$OUT/corpus/manifest.json" ] && resume=(--resume)
 "$BIN" corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots "$ROOTS" \
-  --test-timeout 1s --workers "$WORKERS" --out "$OUT/corpus" "${resume[@]}"
+  --workers "$WORKERS" --out "$OUT/corpus" "${resume[@]}"
 
 echo "== 3/5 corpus statistics" >&2
 "$BIN" corpus stats "$OUT/corpus"

@@ -3,32 +3,38 @@ package search
 import (
 	"context"
 	"fmt"
-	"strconv"
+	"time"
 
 	"triage/corpus"
 )
 
 // LiveOptions configure a live search.
 type LiveOptions struct {
+	// TreeID names the tree in the proposer's keys; the default is
+	// corpus.TreeID(task, RootIndex, root), the id of the corpus tree of
+	// the same root, so a seeded proposer proposes what it proposed there.
 	TreeID string
-	K      int // edits per program (default 3)
-	D      int // maximum depth (default 4)
+	// RootIndex is the root's position among its task's roots.
+	RootIndex int
+	K         int // edits per program (default 3)
+	D         int // maximum depth (default 4)
 	// Proposer and Model name what proposed the edits, for the record.
 	Proposer, Model string
+	// Timeout is the time limit of every run (zero: the executor's own);
+	// the corpus build's limit of the task reproduces its verdicts.
+	Timeout time.Duration
 }
 
-// Live grows a tree as the search expands it: each expansion asks the
-// proposer to revise the parent program with the chosen edit, runs the
-// tests, and (when the child is unsolved and above the depth limit) asks
-// for the child's diagnosis and k edits. A Live serves one search at a
-// time.
+// Live grows a tree as the search expands it, with the expansion step of
+// the corpus builder (corpus.Expander): each expansion revises the parent
+// program with the chosen edit, runs the tests, and (when the child is
+// unsolved and above the depth limit) asks for the child's diagnosis and k
+// edits. Edges are numbered in the order their parents were expanded. A
+// Live serves one search at a time.
 type Live struct {
-	task *corpus.Task
-	prop corpus.Proposer
-	exec corpus.Executor
-	opts LiveOptions
-	t    *corpus.Tree
-	keys []string // by NodeID: the node's path key
+	x     *corpus.Expander
+	t     *corpus.Tree
+	paths []string // by NodeID: the node's path (corpus.RootPath, corpus.ChildPath)
 }
 
 // NewLive runs and proposes on root, the first program of the tree.
@@ -43,51 +49,35 @@ func NewLive(ctx context.Context, task *corpus.Task, root string, prop corpus.Pr
 		opts.D = 4
 	}
 	if opts.TreeID == "" {
-		opts.TreeID = task.ID + "/live"
+		opts.TreeID = corpus.TreeID(task.ID, opts.RootIndex, root)
 	}
-	l := &Live{task: task, prop: prop, exec: exec, opts: opts, t: &corpus.Tree{
-		ID: opts.TreeID, TaskID: task.ID, Split: task.Split, K: opts.K, D: opts.D,
-		Proposer: opts.Proposer, Model: opts.Model,
-	}}
-	ex, err := exec.Run(ctx, root, task.Test)
+	x := &corpus.Expander{Task: task, Proposer: prop, Executor: exec, TreeID: opts.TreeID,
+		K: opts.K, D: opts.D, Timeout: opts.Timeout}
+	l := &Live{x: x, t: x.Header(opts.Proposer, opts.Model)}
+	n, err := x.Root(ctx, root)
 	if err != nil {
-		return nil, fmt.Errorf("live %s: run root: %w", opts.TreeID, err)
+		return nil, fmt.Errorf("live: %w", err)
 	}
-	l.t.Nodes = append(l.t.Nodes, corpus.Node{
-		ID: 0, Parent: corpus.NoNode, ViaEdge: -1, Program: root, ProgramSHA: corpus.SHA256(root), Exec: ex,
-	})
-	l.keys = append(l.keys, opts.TreeID+"/r")
-	if err := l.propose(ctx, 0); err != nil {
+	if err := l.add(ctx, n, corpus.RootPath); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// propose fills node id's diagnosis and edits when it is unsolved and
-// above the depth limit.
-func (l *Live) propose(ctx context.Context, id corpus.NodeID) error {
-	n := &l.t.Nodes[id]
-	if n.Solved() || n.Depth >= l.opts.D || n.ReviseFailed {
-		return nil
-	}
-	p, err := l.prop.Propose(ctx, corpus.ProposeRequest{Task: l.task, Program: n.Program, Exec: n.Exec, K: l.opts.K, Key: l.keys[id]})
+// add appends node n (its id, parent and edge set) at path, and its
+// proposed edits when it is expandable.
+func (l *Live) add(ctx context.Context, n corpus.Node, path string) error {
+	edits, err := l.x.Propose(ctx, &n, path)
 	if err != nil {
-		return fmt.Errorf("live %s: propose node %d: %w", l.t.ID, id, err)
+		return fmt.Errorf("live: %w", err)
 	}
-	n = &l.t.Nodes[id]
-	n.Diagnosis, n.ProposeTokens = p.Diagnosis, p.OutputTokens
-	n.TokensEstimated = n.TokensEstimated || p.TokensEstimated
-	if p.Failed {
-		n.ProposeFailed, n.Raw = true, p.Raw
-	}
-	for i, ed := range p.Edits {
-		if i >= l.opts.K {
-			break
-		}
+	for i, ed := range edits {
 		e := corpus.EdgeID(len(l.t.Edges))
-		l.t.Edges = append(l.t.Edges, corpus.Edge{ID: e, Parent: id, Index: i, Edit: ed, Child: corpus.NoNode})
+		l.t.Edges = append(l.t.Edges, corpus.Edge{ID: e, Parent: n.ID, Index: i, Edit: ed, Child: corpus.NoNode})
 		n.Edges = append(n.Edges, e)
 	}
+	l.t.Nodes = append(l.t.Nodes, n)
+	l.paths = append(l.paths, path)
 	return nil
 }
 
@@ -105,29 +95,15 @@ func (l *Live) Expand(ctx context.Context, e corpus.EdgeID) (corpus.NodeID, erro
 		return corpus.NoNode, fmt.Errorf("live %s: edge %d is not expandable", l.t.ID, e)
 	}
 	edge := l.t.Edges[e]
-	par := l.t.Nodes[edge.Parent]
-	key := l.keys[edge.Parent] + "." + strconv.Itoa(edge.Index)
-	rv, err := l.prop.Revise(ctx, corpus.ReviseRequest{Task: l.task, Program: par.Program, Exec: par.Exec, Diagnosis: par.Diagnosis, Edit: edge.Edit, Key: key})
+	path := l.paths[edge.Parent]
+	c, err := l.x.Child(ctx, &l.t.Nodes[edge.Parent], path, edge.Index, edge.Edit)
 	if err != nil {
-		return corpus.NoNode, fmt.Errorf("live %s: revise edge %d: %w", l.t.ID, e, err)
+		return corpus.NoNode, fmt.Errorf("live: %w", err)
 	}
-	id := corpus.NodeID(len(l.t.Nodes))
-	n := corpus.Node{ID: id, Parent: edge.Parent, ViaEdge: e, Depth: par.Depth + 1,
-		ReviseTokens: rv.OutputTokens, TokensEstimated: rv.TokensEstimated}
-	if rv.Failed || rv.Program == "" {
-		n.ReviseFailed, n.Raw = true, rv.Raw
-		n.Exec = corpus.Execution{Status: corpus.StatusLoadError, FailedFrac: 1, Feedback: "the revision held no program"}
-	} else {
-		n.Program, n.ProgramSHA = rv.Program, corpus.SHA256(rv.Program)
-		if n.Exec, err = l.exec.Run(ctx, rv.Program, l.task.Test); err != nil {
-			return corpus.NoNode, fmt.Errorf("live %s: run child of edge %d: %w", l.t.ID, e, err)
-		}
-	}
-	l.t.Nodes = append(l.t.Nodes, n)
-	l.keys = append(l.keys, key)
-	l.t.Edges[e].Child = id
-	if err := l.propose(ctx, id); err != nil {
+	c.ID, c.ViaEdge = corpus.NodeID(len(l.t.Nodes)), e
+	if err := l.add(ctx, c, corpus.ChildPath(path, edge.Index)); err != nil {
 		return corpus.NoNode, err
 	}
-	return id, nil
+	l.t.Edges[e].Child = c.ID
+	return c.ID, nil
 }

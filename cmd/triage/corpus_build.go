@@ -27,14 +27,16 @@ func init() { register("corpus", newCorpusBuildCmd) }
 type corpusBuildFlags struct {
 	tasks, proposer, out, shard  string
 	k, depth, roots, workers     int
-	tasksPerShard                int
+	tasksPerShard, refRuns       int
 	rowsPerGroup                 int64
 	seed                         uint64
 	resume, skipBadLines, noProg bool
+	strict                       bool
 	baseURL, model, apiKeyEnv    string
 	temperature                  float32
 	maxTokens, concurrency, n    int
-	timeout                      time.Duration
+	timeout, floor, limitCap     time.Duration
+	factor                       float64
 }
 
 func newCorpusBuildCmd() *cobra.Command {
@@ -48,6 +50,25 @@ fixes are leaves; identical programs reuse cached test results. Labels
 (solve distance t, remaining depth b, censored) are computed per edge once a
 tree is complete.
 
+Before any tree, every task passes the input checks of 'triage tasks
+validate': its reference, run --reference-runs times, passes every test;
+its test file collects at least one test; each root it ships loads and
+fails at least one test. A task that fails them is left out and listed
+with its reason (in the summary and the manifest); --strict refuses the
+task file instead (exit 2).
+
+Time limits are per task: max(--test-timeout-floor, --test-timeout-factor
+× the reference's slowest run), at most --test-timeout-cap, so a mutant
+stuck in a loop costs a fraction of a second. --test-timeout gives every
+task one fixed limit instead. The limits, each task's limit, and every
+setting that changes verdicts are in the manifest; --resume with another
+value of any of them is refused (exit 2) with the setting named.
+
+Up to 4 trees per sandbox worker grow at once, siblings concurrently, and
+shards are written off the critical path. The build ends with where the
+time went (proposals, revisions, runs by status, coverage, writing, idle
+workers); 'triage corpus stats' reports it from the manifest.
+
 Output: zstd Parquet shards (part-NNNNN.parquet, one row per node, whole
 trees of consecutive tasks), each written to a temporary name and renamed
 when complete, and manifest.json (manifest-i-of-n.json with --shard) with
@@ -57,6 +78,7 @@ n-th shard so n machines (a Kubernetes Indexed Job, a Slurm array) can build
 one corpus into one shared folder or into n folders; readers take the union.`,
 		Example: `  triage corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots 5 --out corpus/
   triage corpus build --tasks tasks.jsonl --shard $JOB_COMPLETION_INDEX/8 --out /data/corpus --resume
+  triage corpus build --tasks tasks.jsonl --strict --test-timeout-floor 1s --out c/
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return corpusBuildHandler(cmd.Context(), f) },
 	}
@@ -67,7 +89,7 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.IntVar(&f.depth, "depth", 4, "maximum depth D (root = 0)")
 	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
 	fl.StringVar(&f.out, "out", "", "output folder")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "tasks built concurrently (and sandbox workers)")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "sandbox workers (tests run at once); 4 trees per worker grow at once")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i)")
 	fl.BoolVar(&f.resume, "resume", false, "skip shards that are already complete")
@@ -82,7 +104,12 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
 	fl.IntVar(&f.n, "n", 1, "openai: completions per diagnose call")
-	fl.DurationVar(&f.timeout, "test-timeout", 10*time.Second, "wall-clock limit of one test-suite run")
+	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run for every task (0: adaptive, from each task's reference)")
+	fl.DurationVar(&f.floor, "test-timeout-floor", corpus.DefaultTimeoutFloor, "adaptive limit: the least limit of a task")
+	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultTimeoutFactor, "adaptive limit: this many times the reference's slowest run")
+	fl.DurationVar(&f.limitCap, "test-timeout-cap", corpus.DefaultTimeoutCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
+	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the slowest sets the limit)")
+	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
 	return c
 }
 
@@ -102,24 +129,40 @@ func parseShard(s string) (i, n int, err error) {
 
 // corpusBuildSummary is what corpus build prints.
 type corpusBuildSummary struct {
-	Out         string  `json:"out"`
-	Complete    bool    `json:"complete"`
-	Shards      int     `json:"shards"`
-	Trees       int     `json:"trees"`
-	Rows        int64   `json:"rows"`
-	BuiltNodes  int64   `json:"built_nodes"`
-	WallSeconds float64 `json:"wall_seconds"`
-	NodesPerSec float64 `json:"nodes_per_second"`
-	Bytes       int64   `json:"bytes"`
-	Ratio       float64 `json:"compression_ratio"`
+	Out         string              `json:"out"`
+	Complete    bool                `json:"complete"`
+	Shards      int                 `json:"shards"`
+	Trees       int                 `json:"trees"`
+	Rows        int64               `json:"rows"`
+	BuiltNodes  int64               `json:"built_nodes"`
+	WallSeconds float64             `json:"wall_seconds"`
+	NodesPerSec float64             `json:"nodes_per_second"`
+	Bytes       int64               `json:"bytes"`
+	Ratio       float64             `json:"compression_ratio"`
+	Skipped     []corpus.TaskRecord `json:"skipped_tasks"`
+	// CPU time of the build and its sandbox per node built, and the nodes/s
+	// that makes on this machine's cores when nothing else runs (compare
+	// bench sandbox's executor_cpu_capacity_suites_per_s).
+	CPUMSPerNode         float64 `json:"cpu_ms_per_node"`
+	CPUCapacityNodesPerS float64 `json:"cpu_capacity_nodes_per_s"`
+	// Time is this session's breakdown; the manifest holds the sum over
+	// sessions.
+	Time *corpus.Breakdown `json:"time"`
 }
 
 func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if f.out == "" {
 		return badInput("--out is required")
 	}
-	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.workers < 1 || f.tasksPerShard < 1 {
-		return badInput("--k, --depth, --roots, --workers and --tasks-per-shard must be ≥ 1")
+	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.workers < 1 || f.tasksPerShard < 1 || f.refRuns < 1 {
+		return badInput("--k, --depth, --roots, --workers, --tasks-per-shard and --reference-runs must be ≥ 1")
+	}
+	limits := corpus.TimeLimits{Fixed: f.timeout, Floor: f.floor, Factor: f.factor, Cap: f.limitCap}
+	if f.timeout < 0 {
+		return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.timeout)
+	}
+	if err := limits.Validate(); err != nil {
+		return badInput("--test-timeout-floor/-factor/-cap: %v", err)
 	}
 	si, sn, err := parseShard(f.shard)
 	if err != nil {
@@ -170,12 +213,13 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 		return badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
 
+	// Each run's limit and coverage are chosen per run (the task's limit;
+	// coverage where the mutate proposer will read it); the pool's own
+	// limit is the cap.
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
-	sopts.Timeout = f.timeout
-	// The mutate proposer localizes faults from per-test line coverage
-	// (Ochiai); an LLM proposer reads the feedback text instead.
-	sopts.Coverage = f.proposer == "mutate"
+	sopts.Timeout = limits.Measure()
+	cpu0 := sandbox.ProcessCPUSeconds()
 	pool, err := sandbox.New(sopts)
 	if err != nil {
 		return fmt.Errorf("start sandbox: %w", err)
@@ -185,23 +229,32 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 
 	opts := corpus.BuildOptions{Config: cfg, Roots: f.roots, RootsFunc: mutate.Inject, Seed: f.seed, Out: f.out,
 		Workers: f.workers, TasksPerShard: f.tasksPerShard, ShardIndex: si, ShardCount: sn, Resume: f.resume,
-		RowsPerGroup: f.rowsPerGroup, TasksSource: f.tasks}
+		RowsPerGroup: f.rowsPerGroup, TasksSource: f.tasks, Limits: limits, ReferenceRuns: f.refRuns,
+		Strict: f.strict, ExecutorSettings: sandboxVerdictSettings(pool.Options())}
 	start := time.Now()
 	rep := newBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
 	opts.Progress = rep.update
 	man, err := corpus.BuildCorpus(ctx, tasks, opts)
 	rep.finish()
 	if err != nil {
-		if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrSettingsMismatch) {
+		if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrSettingsMismatch) || errors.Is(err, corpus.ErrInvalidTasks) {
 			return badInput("%v", err)
 		}
 		return err
 	}
 	wall := time.Since(start).Seconds()
+	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
+		return fmt.Errorf("stop sandbox: %w", err)
+	}
+	cpu := sandbox.ProcessCPUSeconds() - cpu0
 	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
-		Rows: man.Rows, BuiltNodes: rep.last.Nodes, WallSeconds: wall}
+		Rows: man.Rows, BuiltNodes: rep.last.Nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
 	if wall > 0 {
 		sum.NodesPerSec = float64(rep.last.Nodes) / wall
+	}
+	if rep.last.Nodes > 0 && cpu > 0 {
+		sum.CPUMSPerNode = 1000 * cpu / float64(rep.last.Nodes)
+		sum.CPUCapacityNodesPerS = float64(runtime.NumCPU()) * 1000 / sum.CPUMSPerNode
 	}
 	var unc int64
 	for _, s := range man.Shards {
@@ -216,7 +269,29 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	}
 	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",
 		sum.Out, sum.Shards, sum.Trees, sum.Rows, sum.BuiltNodes, sum.WallSeconds, sum.NodesPerSec, sum.Bytes, sum.Ratio)
+	if sum.CPUMSPerNode > 0 {
+		fmt.Printf("CPU %.1f ms per node (build and sandbox): %.1f nodes/s on %d idle cores\n",
+			sum.CPUMSPerNode, sum.CPUCapacityNodesPerS, runtime.NumCPU())
+	}
+	printSkipped(os.Stdout, sum.Skipped)
+	if sum.Time != nil {
+		printBreakdown(os.Stdout, "time breakdown of this session", sum.Time)
+	}
 	return nil
+}
+
+// sandboxVerdictSettings are the sandbox options that change verdicts,
+// recorded in a corpus's manifest.
+func sandboxVerdictSettings(o sandbox.Options) map[string]string {
+	return map[string]string{
+		"python":         o.Python,
+		"memory_mb":      strconv.Itoa(o.MemoryMB),
+		"max_procs":      strconv.Itoa(o.MaxProcs),
+		"output_bytes":   strconv.FormatInt(o.OutputBytes, 10),
+		"tmpfs_mb":       strconv.Itoa(o.TmpfsMB),
+		"feedback_chars": strconv.Itoa(o.FeedbackChars),
+		"isolation":      strconv.FormatBool(!o.NoIsolation),
+	}
 }
 
 // buildReporter shows a progress bar on a terminal, and structured log lines
@@ -245,6 +320,16 @@ func (r *buildReporter) update(p corpus.Progress) {
 	rate := 0.0
 	if el > 0 {
 		rate = float64(p.Nodes) / el
+	}
+	if p.TasksChecked < p.TasksToCheck {
+		if r.bar != nil {
+			r.bar.Describe(fmt.Sprintf("input checks (%d/%d tasks)", p.TasksChecked, p.TasksToCheck))
+			_ = r.bar.Set(0)
+		} else if time.Since(r.lastLog) >= 10*time.Second {
+			r.lastLog = time.Now()
+			slog.Info("corpus build input checks", "tasks", p.TasksChecked, "of", p.TasksToCheck)
+		}
+		return
 	}
 	if r.bar != nil {
 		if r.bar.GetMax() != p.TreesTotal {

@@ -15,18 +15,30 @@ import (
 // runCLI runs the CLI with args and returns its exit code.
 func runCLI(t *testing.T, args ...string) int {
 	t.Helper()
+	code, _ := runCLIErr(t, args...)
+	return code
+}
+
+// runCLIErr runs the CLI with args and returns its exit code and error.
+func runCLIErr(t *testing.T, args ...string) (int, error) {
+	t.Helper()
 	cli := newCLI()
 	cli.SetArgs(args)
 	var out bytes.Buffer
 	cli.SetOut(&out)
 	cli.SetErr(&out)
-	return exitCode(cli.ExecuteContext(context.Background()))
+	err := cli.ExecuteContext(context.Background())
+	return exitCode(err), err
 }
 
 func TestCorpusCommandsBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.jsonl")
 	if err := os.WriteFile(bad, []byte("{\"task_id\": \"a\", \"question\": \"q\", \"solution\": \"s\", \"test\": \"t\"}\n{not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// A finished corpus in out must survive every failed command.
@@ -53,6 +65,10 @@ func TestCorpusCommandsBadInput(t *testing.T) {
 		{"openai without url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai", "--model", "m"}, exitUsage},
 		{"unreachable base url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai",
 			"--model", "m", "--base-url", "http://127.0.0.1:1/v1"}, exitFailure},
+		{"validate an empty file", []string{"tasks", "validate", "--tasks", empty}, exitUsage},
+		{"bad timeout floor", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout-floor", "0s"}, exitUsage},
+		{"floor above cap", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout-floor", "20s"}, exitUsage},
+		{"negative fixed timeout", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout", "-1s"}, exitUsage},
 		{"stats of a missing folder", []string{"corpus", "stats", filepath.Join(dir, "nope")}, exitUsage},
 		{"stats of garbage", []string{"corpus", "stats", dir}, exitOK}, // no shards: an empty corpus
 		{"merge without out", []string{"corpus", "merge", out}, exitUsage},
@@ -113,6 +129,32 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 	}
 	if got := runCLI(t, append(args, "--resume")...); got != exitOK {
 		t.Errorf("resume of a complete build: exit %d", got)
+	}
+	// A resume with another setting that changes verdicts is refused with
+	// the setting named.
+	for _, c := range []struct{ flag, value, name string }{
+		{"--test-timeout-floor", "1s", "time_limits.floor"},
+		{"--test-timeout-factor", "3", "time_limits.factor"},
+		{"--test-timeout-cap", "20s", "time_limits.cap"},
+		{"--test-timeout", "2s", "time_limits.fixed"},
+		{"--reference-runs", "1", "reference_runs"},
+	} {
+		code, err := runCLIErr(t, append(args, "--resume", c.flag, c.value)...)
+		if code != exitUsage || err == nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("resume with %s %s: exit %d, %v; want %d naming %s", c.flag, c.value, code, err, exitUsage, c.name)
+		}
+	}
+	// --strict refuses a task file with a task that fails the input checks.
+	badRef := strings.Replace(task, `"task_id":"sq"`, `"task_id":"sq2"`, 1)
+	badRef = strings.Replace(badRef, `return x * x`, `return x + x`, 1)
+	both := filepath.Join(dir, "both.jsonl")
+	if err := os.WriteFile(both, []byte(task+badRef), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, err := runCLIErr(t, "corpus", "build", "--tasks", both, "--k", "2", "--depth", "1", "--roots", "1", "--strict",
+		"--out", filepath.Join(dir, "strict"), "--workers", "1", "--no-progress")
+	if code != exitUsage || err == nil || !strings.Contains(err.Error(), "sq2: reference fails") {
+		t.Errorf("--strict with a failing reference: exit %d, %v", code, err)
 	}
 	trees, err := corpus.LoadTrees(out)
 	if err != nil || len(trees) == 0 {

@@ -24,8 +24,11 @@ func newCorpusStatsCmd() *cobra.Command {
 each tree id once) and prints trees, nodes and tasks per split, the fraction
 of trees with a fix, the histogram of the shallowest fix's depth, the edge
 label histogram, mean nodes per root, output tokens, mean pass rate, edit
-count and bytes on disk. --json prints the same as one object (keys include
-trees, nodes, solved_trees, splits).`,
+count and bytes on disk; from the manifests, the tasks the build left out,
+the per-task time limits and where the build's time went. --json prints the same as one object (keys include
+trees, nodes, solved_trees, splits, time, skipped_tasks, time_limits).`,
+		Example: `  triage corpus stats out/demo/corpus
+  triage corpus stats /data/slice-0 /data/slice-1 --json | jq .time`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, d := range args {
@@ -77,5 +80,78 @@ func printStats(w io.Writer, s *corpus.Stats) error {
 	for _, k := range corpus.SortedKeys(s.EdgeT) {
 		fmt.Fprintf(tw, "  %s\t%d\n", k, s.EdgeT[k])
 	}
-	return tw.Flush()
+	fmt.Fprintln(tw, "run statuses:")
+	for _, k := range corpus.SortedKeys(s.Statuses) {
+		fmt.Fprintf(tw, "  %s\t%d\n", k, s.Statuses[k])
+	}
+	if l := s.Limits; l != nil {
+		fmt.Fprintf(tw, "time limits\t%d tasks: limit %.0f / %.0f / %.0f ms (min / median / max), reference %.1f / %.1f / %.1f ms\n",
+			l.Tasks, l.LimitMS[0], l.LimitMS[1], l.LimitMS[2], l.ReferenceMS[0], l.ReferenceMS[1], l.ReferenceMS[2])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	printSkipped(w, s.Skipped)
+	if s.Time != nil {
+		printBreakdown(w, "build time (from the manifests)", s.Time)
+	}
+	return nil
+}
+
+// printSkipped lists the tasks a build left out.
+func printSkipped(w io.Writer, skipped []corpus.TaskRecord) {
+	if len(skipped) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%d tasks left out:\n", len(skipped))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, t := range skipped {
+		fmt.Fprintf(tw, "  %s\t%s\n", t.TaskID, t.Skipped)
+	}
+	tw.Flush()
+}
+
+// printBreakdown prints where a build's time went.
+func printBreakdown(w io.Writer, title string, b *corpus.Breakdown) {
+	slotS := float64(b.Slots) * b.WallSeconds
+	fmt.Fprintf(w, "%s: wall %.1f s, %d sandbox workers, %d trees, %d nodes, %.1f nodes/s", title,
+		b.WallSeconds, b.Slots, b.Trees, b.Nodes, b.NodesPerSecond())
+	if b.Sessions > 1 {
+		fmt.Fprintf(w, " (%d sessions)", b.Sessions)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	perCall := func(r corpus.RunTime) string {
+		if r.Runs == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.1f ms each", 1000*r.Seconds/float64(r.Runs))
+	}
+	fmt.Fprintf(tw, "  input checks\t%.1f s\twall, before the first tree\n", b.ValidateSeconds)
+	fmt.Fprintf(tw, "  roots\t%.1f s\tsummed over tasks (root making, runs included)\n", b.RootsSeconds)
+	fmt.Fprintf(tw, "  propose\t%.1f s\t%d calls, %s (overlaps runs)\n", b.Propose.Seconds, b.Propose.Runs, perCall(b.Propose))
+	fmt.Fprintf(tw, "  revise\t%.1f s\t%d calls, %s\n", b.Revise.Seconds, b.Revise.Runs, perCall(b.Revise))
+	ex := b.ExecuteTotal()
+	fmt.Fprintf(tw, "  runs\t%.1f s\t%d runs, %s\n", ex.Seconds, ex.Runs, perCall(ex))
+	for _, s := range b.Statuses() {
+		r := b.Execute[s]
+		fmt.Fprintf(tw, "    %s\t%.1f s\t%d runs, %s\n", s, r.Seconds, r.Runs, perCall(*r))
+	}
+	for _, ph := range []struct {
+		name string
+		r    corpus.RunTime
+	}{{"input checks", b.CheckRuns}, {"root making", b.RootRuns}, {"trees", b.TreeRuns}} {
+		fmt.Fprintf(tw, "    for %s\t%.1f s\t%d runs, %s\n", ph.name, ph.r.Seconds, ph.r.Runs, perCall(ph.r))
+	}
+	fmt.Fprintf(tw, "  with coverage\t%.1f s\t%d runs, %s\n", b.Coverage.Seconds, b.Coverage.Runs, perCall(b.Coverage))
+	fmt.Fprintf(tw, "  without coverage\t%.1f s\t%d runs, %s\n", b.Plain.Seconds, b.Plain.Runs, perCall(b.Plain))
+	fmt.Fprintf(tw, "  cache hits\t%d\n", b.CacheHits)
+	fmt.Fprintf(tw, "  write\t%.1f s\tshards and manifests, off the critical path\n", b.WriteSeconds)
+	if b.BusySeconds > 0 {
+		fmt.Fprintf(tw, "  per-run overhead\t%.1f s\tsandbox slots held beyond the runs themselves\n", b.BusySeconds-ex.Seconds)
+	}
+	if slotS > 0 {
+		fmt.Fprintf(tw, "  idle\t%.1f s\tof %.1f worker-seconds (%.1f%%)\n", b.IdleSeconds, slotS, 100*b.IdleSeconds/slotS)
+	}
+	tw.Flush()
 }

@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -91,35 +89,11 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 		return fmt.Errorf("start sandbox: %w", err)
 	}
 	defer pool.Close()
-	exec := sandbox.Cached(pool)
-
 	start := time.Now()
-	errs := make([]error, len(tasks))
-	sem := make(chan struct{}, f.workers)
-	var wg sync.WaitGroup
-	for i := range tasks {
-		if len(tasks[i].Roots) > 0 && !f.replace {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			roots, err := mutate.Inject(ctx, &tasks[i], exec, f.roots, f.seed)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			tasks[i].Roots = roots
-			slog.Debug("injected", "task", tasks[i].ID, "roots", len(roots))
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	// Each task runs up to 8 mutants at once: one task per worker keeps
+	// every worker busy.
+	if err := corpus.FillRoots(ctx, tasks, mutate.Inject, corpus.NewCachedExecutor(pool), f.roots, f.seed, f.workers, f.replace); err != nil {
+		return err
 	}
 
 	rep := injectReport{Tasks: len(tasks), PerTask: map[string]int{}, Out: f.out, Seed: f.seed}

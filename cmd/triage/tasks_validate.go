@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -50,24 +49,43 @@ func newTasksValidateCmd() *cobra.Command {
 		Short: "Run every task's reference and roots; report references that fail and roots that pass",
 		Long: `validate loads a task file (JSONL, KodCode-compatible; or "bundled"), runs each
 task's reference solution and each of its roots in the sandbox, and reports the
-tasks whose reference fails a test or whose root passes every test. Malformed
-lines are reported with file and line; the rest still load.
+tasks that fail the input checks 'triage corpus build' also runs first: the
+reference passes every test, the test file collects at least one test, and
+each root loads and fails at least one test. Malformed lines are reported
+with file and line; the rest still load.
+
+Roots run under the task's adaptive time limit, from its reference's run
+time with the defaults of corpus build's --test-timeout-floor, -factor and
+-cap, or under --test-timeout when given.
 
 Exit codes: 0 every task is valid, 1 some task is invalid or some line is
 malformed (the report is printed first), 2 bad usage or unreadable file.`,
+		Example: `  triage tasks validate --tasks bundled
+  triage tasks validate --tasks kodcode.jsonl --workers 4 --json > report.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if timeout < 0 {
+				return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", timeout)
+			}
+			if workers < 0 {
+				return badInput("--workers %d: want ≥ 1, or 0 for one per CPU", workers)
+			}
 			tasks, bad, err := loadTaskSpecLines(spec)
 			if err != nil {
 				return err
+			}
+			if len(tasks) == 0 && len(bad) == 0 {
+				return badInput("%s: no task", spec)
 			}
 			opts := sandbox.DefaultOptions()
 			if workers > 0 {
 				opts.Workers = workers
 			}
+			limits := corpus.DefaultTimeLimits()
 			if timeout > 0 {
-				opts.Timeout = timeout
+				limits = corpus.TimeLimits{Fixed: timeout}
 			}
-			rep, err := validateTasks(cmd.Context(), tasks, bad, opts)
+			opts.Timeout = limits.Measure()
+			rep, err := validateTasks(cmd.Context(), tasks, bad, opts, limits)
 			if err != nil {
 				return err
 			}
@@ -85,13 +103,15 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		},
 	}
 	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs (default: number of CPUs)")
-	c.Flags().DurationVar(&timeout, "timeout", 0, "wall-clock limit per run (default 10s)")
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs (0: one per CPU)")
+	c.Flags().DurationVar(&timeout, "test-timeout", 0, "one fixed wall-clock limit per run (0: adaptive, as in corpus build)")
+	c.Flags().DurationVar(&timeout, "timeout", 0, "")
+	_ = c.Flags().MarkDeprecated("timeout", "use --test-timeout")
 	return c
 }
 
-// validateTasks runs each reference and root and collects what is wrong.
-func validateTasks(ctx context.Context, tasks []corpus.Task, bad []corpus.TaskLineError, opts sandbox.Options) (validateReport, error) {
+// validateTasks runs the input checks (corpus.CheckTasks) of every task.
+func validateTasks(ctx context.Context, tasks []corpus.Task, bad []corpus.TaskLineError, opts sandbox.Options, limits corpus.TimeLimits) (validateReport, error) {
 	rep := validateReport{Tasks: len(tasks), Invalid: []invalidTask{}, Statuses: map[string]int{}}
 	for _, b := range bad {
 		rep.Malformed = append(rep.Malformed, malformedLine{File: b.File, Line: b.Line, Error: b.Err.Error()})
@@ -101,118 +121,31 @@ func validateTasks(ctx context.Context, tasks []corpus.Task, bad []corpus.TaskLi
 		return rep, fmt.Errorf("start sandbox: %w", err)
 	}
 	defer pool.Close()
-	exec := sandbox.Cached(pool)
-	type job struct {
-		task int
-		root int // -1 = reference
-	}
-	var jobs []job
-	for i, t := range tasks {
-		jobs = append(jobs, job{i, -1})
-		for r := range t.Roots {
-			jobs = append(jobs, job{i, r})
-		}
-	}
-	reasons := make([][]string, len(tasks))
-	var mu sync.Mutex
-	var firstErr error
 	start := time.Now()
-	next := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < pool.Options().Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				t := tasks[j.task]
-				prog := t.Solution
-				if j.root >= 0 {
-					prog = t.Roots[j.root]
-				}
-				ex, err := exec.Run(ctx, prog, t.Test)
-				mu.Lock()
-				rep.Runs++
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("task %s: %w", t.ID, err)
-					}
-					mu.Unlock()
-					continue
-				}
-				rep.Statuses[string(ex.Status)]++
-				switch {
-				case j.root < 0 && !ex.Solved():
-					reasons[j.task] = append(reasons[j.task], "reference fails: "+summarize(ex))
-				case j.root >= 0 && ex.Solved():
-					reasons[j.task] = append(reasons[j.task], fmt.Sprintf("root %d passes every test (%d tests)", j.root, len(ex.Tests)))
-				}
-				if rep.Runs%50 == 0 {
-					slog.Info("validating", "runs", rep.Runs, "of", len(jobs))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
+	progress := func(done, total int) {
+		if done%50 == 0 {
+			slog.Info("validating", "tasks", done, "of", total)
 		}
-		next <- j
 	}
-	close(next)
-	wg.Wait()
+	// Twice as many tasks as workers in flight keep every worker busy.
+	checks, err := corpus.CheckTasks(ctx, corpus.NewCachedExecutor(pool), tasks,
+		corpus.CheckOptions{ReferenceRuns: 1, Limits: limits}, 2*pool.Options().Workers, progress)
 	rep.Seconds = time.Since(start).Seconds()
-	if firstErr != nil {
-		return rep, firstErr
+	if err != nil {
+		return rep, err
 	}
-	if ctx.Err() != nil {
-		return rep, ctx.Err()
-	}
-	for i, rs := range reasons {
-		if len(rs) == 0 {
+	for _, c := range checks {
+		rep.Runs += c.Runs
+		for s, n := range c.Statuses {
+			rep.Statuses[string(s)] += n
+		}
+		if c.Valid() {
 			rep.Valid++
 			continue
 		}
-		reason := rs[0]
-		for _, r := range rs[1:] {
-			reason += "; " + r
-		}
-		rep.Invalid = append(rep.Invalid, invalidTask{TaskID: tasks[i].ID, Reason: reason})
+		rep.Invalid = append(rep.Invalid, invalidTask{TaskID: c.TaskID, Reason: c.Reason()})
 	}
 	return rep, nil
-}
-
-// summarize says in one line why an execution is not solved.
-func summarize(ex corpus.Execution) string {
-	if ex.Status != corpus.StatusOK {
-		return fmt.Sprintf("status %s: %s", ex.Status, firstLineOf(ex.Feedback))
-	}
-	if len(ex.Tests) == 0 {
-		return "no tests collected"
-	}
-	failed := 0
-	first := ""
-	for _, t := range ex.Tests {
-		if !t.Passed {
-			failed++
-			if first == "" {
-				first = t.Name
-				if t.Message != "" {
-					first += " - " + firstLineOf(t.Message)
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("%d of %d tests fail (%s)", failed, len(ex.Tests), first)
-}
-
-func firstLineOf(s string) string {
-	for i, c := range s {
-		if c == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 func printValidateTable(cmd *cobra.Command, rep validateReport) {

@@ -21,18 +21,21 @@ func TestValidateTasks(t *testing.T) {
 		{ID: "bad-ref", Solution: "def f():\n    return 2\n", Test: test},
 		{ID: "passing-root", Solution: "def f():\n    return 1\n", Test: test, Roots: []string{"def f():\n    return 0\n", "def f():\n    return 1 + 0\n"}},
 		{ID: "no-import", Solution: "def g():\n    return 1\n", Test: test},
+		{ID: "no-tests", Solution: "def f():\n    return 1\n", Test: "from solution import f\n"},
+		{ID: "root-no-load", Solution: "def f():\n    return 1\n", Test: test, Roots: []string{"def f(:\n"}},
 	}
 	bad := []corpus.TaskLineError{{File: "x.jsonl", Line: 3, Err: errors.New("bad JSON")}}
 	opts := sandbox.DefaultOptions()
 	opts.Workers = 1
-	rep, err := validateTasks(context.Background(), tasks, bad, opts)
+	rep, err := validateTasks(context.Background(), tasks, bad, opts, corpus.DefaultTimeLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Tasks != 4 || rep.Valid != 1 || rep.Runs != 7 {
-		t.Errorf("tasks %d valid %d runs %d, want 4 1 7", rep.Tasks, rep.Valid, rep.Runs)
+	if rep.Tasks != 6 || rep.Valid != 1 || rep.Runs != 10 {
+		t.Errorf("tasks %d valid %d runs %d, want 6 1 10", rep.Tasks, rep.Valid, rep.Runs)
 	}
-	want := map[string]string{"bad-ref": "reference fails", "passing-root": "root 1 passes", "no-import": "load_error"}
+	want := map[string]string{"bad-ref": "reference fails", "passing-root": "root 1 passes", "no-import": "load_error",
+		"no-tests": "collects no test", "root-no-load": "root 0 does not load"}
 	if len(rep.Invalid) != len(want) {
 		t.Fatalf("invalid %+v", rep.Invalid)
 	}

@@ -36,6 +36,7 @@ type Pool struct {
 	slots  chan *slot
 	all    []*slot
 	nextID atomic.Uint64
+	busy   atomic.Int64 // nanoseconds slots were held
 
 	mu          sync.Mutex
 	protections map[string]bool
@@ -221,13 +222,45 @@ func (p *Pool) Options() Options { return p.opts }
 // verdicts. A failing, hanging or crashing program is data in the Execution;
 // the error is for cancellation and for workers that cannot be (re)started.
 func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution, error) {
+	return p.run(ctx, program, tests, p.opts)
+}
+
+// RunWith is Run with this run's time limit (zero: the pool's) and
+// coverage choice in place of the pool's; it implements
+// corpus.OptionsExecutor, so a corpus build gives each task its own limit
+// and collects coverage only where a proposer reads it.
+func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.RunOptions) (corpus.Execution, error) {
+	o := p.opts
+	if ro.Timeout > 0 {
+		o.Timeout = ro.Timeout
+	}
+	o.Coverage = ro.Coverage
+	return p.run(ctx, program, tests, o)
+}
+
+// BusyTime is the time the pool's slots were held by runs, in all; it
+// implements corpus.BusyReporter, so a build can tell idle workers from
+// per-run overhead.
+func (p *Pool) BusyTime() time.Duration { return time.Duration(p.busy.Load()) }
+
+// ProcessCPUSeconds is the CPU time of this process and of its children
+// that have been waited for (a pool's workers, with the runs they reaped,
+// once the pool is closed): what a benchmark divides by its work to get a
+// figure that does not depend on what else the machine runs.
+func ProcessCPUSeconds() float64 { return cpuSeconds() }
+
+func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpus.Execution, error) {
 	var s *slot
 	select {
 	case s = <-p.slots:
 	case <-ctx.Done():
 		return corpus.Execution{}, ctx.Err()
 	}
-	defer func() { p.slots <- s }()
+	held := time.Now()
+	defer func() {
+		p.busy.Add(int64(time.Since(held)))
+		p.slots <- s
+	}()
 	p.mu.Lock()
 	closed := p.closed
 	p.mu.Unlock()
@@ -239,7 +272,6 @@ func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution
 			return corpus.Execution{}, err
 		}
 	}
-	o := p.opts
 	req := wireRequest{
 		ID:       p.nextID.Add(1),
 		Program:  program,

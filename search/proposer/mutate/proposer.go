@@ -96,6 +96,11 @@ func New(opts Options) *Proposer {
 	return &Proposer{opts: opts, tokens: tc, estimated: est}
 }
 
+// UsesCoverage implements corpus.CoverageUser: fault localization reads
+// per-test line coverage (Ochiai), so programs that get proposals are run
+// with it.
+func (pr *Proposer) UsesCoverage() bool { return true }
+
 // rng returns the generator for one request: seeded by hash(seed, key, program).
 func rng(seed uint64, parts ...string) *rand.Rand {
 	h := fnv.New128a()

@@ -1,0 +1,89 @@
+package corpus
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestResumeRefusesChangedVerdictSettings: every setting that changes
+// verdicts is recorded, and a resumed build with another value is refused
+// with the setting named.
+func TestResumeRefusesChangedVerdictSettings(t *testing.T) {
+	tasks := fakeTasks(4)
+	dir := t.TempDir()
+	o := buildOpts(dir, &fakeProposer{}, &fakeExecutor{})
+	o.ExecutorSettings = map[string]string{"memory_mb": "1024", "python": "/usr/bin/python3"}
+	if _, err := BuildCorpus(context.Background(), tasks, o); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		change func(o *BuildOptions)
+		want   string
+	}{
+		{"floor", func(o *BuildOptions) { o.Limits.Floor = time.Second }, `time_limits.floor: manifest "250ms", now "1s"`},
+		{"factor", func(o *BuildOptions) { o.Limits.Factor = 3 }, "time_limits.factor: manifest 10, now 3"},
+		{"cap", func(o *BuildOptions) { o.Limits.Cap = 5 * time.Second }, "time_limits.cap"},
+		{"fixed limit", func(o *BuildOptions) { o.Limits = TimeLimits{Fixed: time.Second} }, `time_limits.fixed: manifest (unset), now "1s"`},
+		{"reference runs", func(o *BuildOptions) { o.ReferenceRuns = 5 }, "reference_runs: manifest 3, now 5"},
+		{"executor memory", func(o *BuildOptions) {
+			o.ExecutorSettings = map[string]string{"memory_mb": "2048", "python": "/usr/bin/python3"}
+		},
+			`executor.memory_mb: manifest "1024", now "2048"`},
+		{"executor setting dropped", func(o *BuildOptions) { o.ExecutorSettings = map[string]string{"memory_mb": "1024"} },
+			`executor.python: manifest "/usr/bin/python3", now (unset)`},
+		{"depth", func(o *BuildOptions) { o.Config.D = 2 }, "depth: manifest 3, now 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := buildOpts(dir, &fakeProposer{}, &fakeExecutor{})
+			o.ExecutorSettings = map[string]string{"memory_mb": "1024", "python": "/usr/bin/python3"}
+			o.Resume, o.Limits = true, DefaultTimeLimits()
+			tc.change(&o)
+			_, err := BuildCorpus(context.Background(), tasks, o)
+			if !errors.Is(err, ErrSettingsMismatch) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want ErrSettingsMismatch naming %q", err, tc.want)
+			}
+		})
+	}
+	// The same settings, another name for the task file: accepted.
+	o = buildOpts(dir, &fakeProposer{}, &fakeExecutor{})
+	o.ExecutorSettings = map[string]string{"memory_mb": "1024", "python": "/usr/bin/python3"}
+	o.Resume, o.TasksSource = true, "another/path.jsonl"
+	if _, err := BuildCorpus(context.Background(), tasks, o); err != nil {
+		t.Errorf("resume with the same settings: %v", err)
+	}
+}
+
+func TestTimeLimits(t *testing.T) {
+	d := DefaultTimeLimits()
+	tests := []struct {
+		l    TimeLimits
+		ref  time.Duration
+		want time.Duration
+	}{
+		{d, 10 * time.Millisecond, d.Floor},
+		{d, 100 * time.Millisecond, time.Second},
+		{d, 123456 * time.Microsecond, 1235 * time.Millisecond}, // rounded up to a millisecond
+		{d, 5 * time.Second, d.Cap},
+		{TimeLimits{Fixed: 3 * time.Second}, time.Millisecond, 3 * time.Second},
+		{TimeLimits{Floor: time.Millisecond, Factor: 1.5, Cap: time.Second}, 1001 * time.Microsecond, 2 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		if got := tc.l.For(tc.ref); got != tc.want {
+			t.Errorf("%+v.For(%v) = %v, want %v", tc.l, tc.ref, got, tc.want)
+		}
+	}
+	for _, bad := range []TimeLimits{{Fixed: -1}, {Floor: 0, Factor: 2, Cap: time.Second},
+		{Floor: 2 * time.Second, Factor: 2, Cap: time.Second}, {Floor: 1, Factor: 0.5, Cap: 2}} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	if d.Validate() != nil {
+		t.Error("defaults invalid")
+	}
+}

@@ -1,0 +1,205 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// TaskCheck is what the input checks found for one task.
+type TaskCheck struct {
+	TaskID string `json:"task_id"`
+	// ReferenceMS is the median of the reference's runs (one cold run in
+	// a fresh worker does not set it); Limit the time limit that TimeLimits
+	// give the task from it.
+	ReferenceMS float64       `json:"reference_ms"`
+	Limit       time.Duration `json:"limit"`
+	// Tests is the number of tests the reference's run collected.
+	Tests int `json:"tests"`
+	// Problems say why the task cannot enter a corpus; none when it can.
+	Problems []string `json:"problems,omitempty"`
+	// Runs counts the executor calls; Statuses the run statuses.
+	Runs     int            `json:"runs"`
+	Statuses map[Status]int `json:"statuses"`
+}
+
+// Valid reports whether the task passed every check.
+func (c TaskCheck) Valid() bool { return len(c.Problems) == 0 }
+
+// Reason joins the problems into one line.
+func (c TaskCheck) Reason() string { return strings.Join(c.Problems, "; ") }
+
+// CheckOptions configure CheckTask.
+type CheckOptions struct {
+	// ReferenceRuns is how often the reference is run and timed (default 1).
+	ReferenceRuns int
+	// Limits time the reference under Limits.Measure() and give the task's
+	// limit, under which its roots are run (zero value: the executor's own
+	// limit for every run).
+	Limits TimeLimits
+	// Coverage times the reference with per-test coverage, as the programs
+	// that get proposals will run.
+	Coverage bool
+}
+
+// CheckTask runs the checks a task must pass before it enters a corpus or a
+// search: the reference passes every test (run ReferenceRuns times, each
+// timed); the test file collects at least one test; each root the task
+// ships loads and fails at least one test. A root that already passes
+// would give every policy a search of length zero. Problems are data in
+// the result; the error is for cancellation and broken executors.
+func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (TaskCheck, error) {
+	c := TaskCheck{TaskID: task.ID, Statuses: map[Status]int{}}
+	runs := max(o.ReferenceRuns, 1)
+	measure := RunOptions{Timeout: o.Limits.Measure(), Coverage: o.Coverage}
+	var times []float64
+	for i := 0; i < runs; i++ {
+		ex, err := RunWith(ctx, exec, task.Solution, task.Test, measure)
+		if err != nil {
+			return c, fmt.Errorf("check task %s: run reference: %w", task.ID, err)
+		}
+		c.Runs++
+		c.Statuses[ex.Status]++
+		times = append(times, ex.DurationMS)
+		if i > 0 {
+			continue
+		}
+		c.Tests = len(ex.Tests)
+		switch {
+		case ex.Status == StatusOK && len(ex.Tests) == 0:
+			c.Problems = append(c.Problems, "the test file collects no test")
+		case !ex.Solved():
+			c.Problems = append(c.Problems, "reference fails: "+Summarize(ex))
+		}
+		if len(c.Problems) > 0 {
+			break // no timing of a reference that does not pass
+		}
+	}
+	sort.Float64s(times)
+	c.ReferenceMS = times[len(times)/2]
+	if o.Limits != (TimeLimits{}) {
+		c.Limit = o.Limits.For(time.Duration(c.ReferenceMS * float64(time.Millisecond)))
+	}
+	for r, root := range task.Roots {
+		ex, err := RunWith(ctx, exec, root, task.Test, RunOptions{Timeout: c.Limit})
+		if err != nil {
+			return c, fmt.Errorf("check task %s: run root %d: %w", task.ID, r, err)
+		}
+		c.Runs++
+		c.Statuses[ex.Status]++
+		switch {
+		case ex.Solved():
+			c.Problems = append(c.Problems, fmt.Sprintf("root %d passes every test (%d tests)", r, len(ex.Tests)))
+		case ex.Status == StatusLoadError:
+			c.Problems = append(c.Problems, fmt.Sprintf("root %d does not load: %s", r, Summarize(ex)))
+		}
+	}
+	return c, nil
+}
+
+// CheckTasks checks every task with at most workers checks at once and
+// calls progress (if set) after each. The results are in task order.
+func CheckTasks(ctx context.Context, exec Executor, tasks []Task, o CheckOptions, workers int, progress func(done, total int)) ([]TaskCheck, error) {
+	out := make([]TaskCheck, len(tasks))
+	var mu sync.Mutex
+	done := 0
+	err := ForEach(ctx, len(tasks), workers, func(i int) error {
+		c, err := CheckTask(ctx, exec, &tasks[i], o)
+		if err != nil {
+			return err
+		}
+		out[i] = c
+		mu.Lock()
+		done++
+		if progress != nil {
+			progress(done, len(tasks))
+		}
+		mu.Unlock()
+		return nil
+	})
+	return out, err
+}
+
+// FillRoots makes up to maxRoots roots with makeRoots for every task that has none
+// (every task with replace), at most workers tasks at once. Each task's
+// seed is seed itself: the same file and seed give the same roots.
+func FillRoots(ctx context.Context, tasks []Task, makeRoots RootsFunc, exec Executor, maxRoots int, seed uint64, workers int, replace bool) error {
+	return ForEach(ctx, len(tasks), workers, func(i int) error {
+		if len(tasks[i].Roots) > 0 && !replace {
+			return nil
+		}
+		roots, err := makeRoots(ctx, &tasks[i], exec, maxRoots, seed)
+		if err != nil {
+			return fmt.Errorf("task %s: make roots: %w", tasks[i].ID, err)
+		}
+		tasks[i].Roots = roots
+		return nil
+	})
+}
+
+// ForEach calls fn(i) for i in [0, n) with at most workers calls at once
+// (at least one). It stops starting calls after the first error or when ctx
+// ends, and returns that error.
+func ForEach(ctx context.Context, n, workers int, fn func(i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, min(workers, n)); w++ {
+		wg.Go(func() {
+			for i := range next {
+				if err := fn(i); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+feed:
+	for i := 0; i < n; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// Summarize says in one line why an execution is not solved.
+func Summarize(ex Execution) string {
+	if ex.Status != StatusOK {
+		return fmt.Sprintf("status %s: %s", ex.Status, firstLine(ex.Feedback))
+	}
+	if len(ex.Tests) == 0 {
+		return "no tests collected"
+	}
+	failed := 0
+	first := ""
+	for _, t := range ex.Tests {
+		if !t.Passed {
+			failed++
+			if first == "" {
+				first = t.Name
+				if t.Message != "" {
+					first += " - " + firstLine(t.Message)
+				}
+			}
+		}
+	}
+	if failed == 0 {
+		return fmt.Sprintf("all %d tests pass", len(ex.Tests))
+	}
+	return fmt.Sprintf("%d of %d tests fail (%s)", failed, len(ex.Tests), first)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
