@@ -206,8 +206,19 @@ def install_audit_hook(spec):
                 pass
         raise RuntimeError("sandbox: %s is not allowed" % what)
 
+    interesting = frozenset(("sys._getframe", "sys.settrace", "sys.setprofile", "marshal.loads", "marshal.load",
+                             "code.__new__", "import", "object.__setattr__", "object.__delattr__",
+                             "triage.sandbox.arm")) | always
+
     def hook(event, args):
         nonlocal armed, reporter, mode
+        # The common events first, in as few steps as possible: a run raises
+        # about a thousand (mostly object.__getattr__ of __code__ and open).
+        if event == "object.__getattr__":
+            if args[1] not in frame_attrs:
+                return
+        elif event not in interesting and not event.startswith("ctypes."):
+            return
         if not armed:
             if event == "triage.sandbox.arm":
                 armed = True
@@ -219,8 +230,6 @@ def install_audit_hook(spec):
             return
         if event == "object.__getattr__":
             attr = args[1]
-            if attr not in frame_attrs:
-                return
             kind = "tb_frame" if attr == "tb_frame" else "always"
             what = "access to " + attr
         elif event == "sys._getframe":

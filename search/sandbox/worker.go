@@ -111,6 +111,8 @@ type wireResponse struct {
 	Protections  []string     `json:"protections,omitempty"`
 	Warnings     []string     `json:"warnings,omitempty"`
 	Python       string       `json:"python,omitempty"`
+	// StartupCPUMS is the worker's CPU time per start-up phase (hello only).
+	StartupCPUMS map[string]float64 `json:"startup_cpu_ms,omitempty"`
 }
 
 // readFrame reads one length-prefixed JSON message.

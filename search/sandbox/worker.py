@@ -18,9 +18,9 @@
 #            privileges, sets rlimits, adds the no-signal-handler filter, arms
 #            the audit hook, statically checks the program and continues the
 #            warm Session; per-test reports stream back on a pipe, each line
-#            signed with a per-run key (HMAC-SHA256 over a sequence number and
-#            the line) and checked here; lines that fail the check are counted
-#            as forged.
+#            signed with a per-run key (keyed BLAKE2b over a sequence number
+#            and the line) and checked here; lines that fail the check are
+#            counted as forged.
 #   collect  the same, with a stand-in for solution.py and --collect-only: the
 #            test ids of the test file, taken without running any program.
 #   recheck  the independent harness of recheck.py in a fresh child, for runs
@@ -114,8 +114,14 @@ def short_message(report):
     return text[-1] if text else ""
 
 
+# Messages are authenticated with keyed BLAKE2b (a MAC by design, one C
+# call, cheaper than HMAC-SHA256 for these short lines).
 def sign_line(key, seq, data):
-    return hmac.new(key, b"%d:" % seq + data, hashlib.sha256).hexdigest().encode()
+    return hashlib.blake2b(b"%d:" % seq + data, key=key, digest_size=16).hexdigest().encode()
+
+
+def mac32(key, data):
+    return hashlib.blake2b(data, key=key, digest_size=32).digest()
 
 
 class Collector:
@@ -164,12 +170,11 @@ def make_emitter(wfd, key):
     """A closure that signs and writes one event line; the key and the
     sequence number live only in its cells."""
     seq = [0]
-    dumps, write, new = json.dumps, os.write, hmac.new
-    sha = hashlib.sha256
+    dumps, write, blake = json.dumps, os.write, hashlib.blake2b
 
     def emit(obj):
         data = dumps(obj).encode()
-        mac = new(key, b"%d:" % seq[0] + data, sha).hexdigest().encode()
+        mac = blake(b"%d:" % seq[0] + data, key=key, digest_size=16).hexdigest().encode()
         seq[0] += 1
         data = mac + b" " + data + b"\n"
         try:
@@ -699,6 +704,15 @@ def finish(resp, pid, r, status, t0, tp0, child_cpu):
     return resp
 
 
+def finish_without_child(resp, t0, tp0):
+    resp["wall_ms"] = (time.monotonic() - t0) * 1000.0
+    tp1 = os.times()
+    resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0
+    resp["exit"] = 0
+    clear_workdir()
+    return resp
+
+
 def run_one(req, ctx):
     """A pytest run (kind run or collect)."""
     clear_workdir()
@@ -722,17 +736,17 @@ def run_one(req, ctx):
     return finish(resp, pid, r, status, t0, tp0, child_cpu)
 
 
-def recheck_child(req, w, key, ctx):
+def recheck_child(req, w, key, code, ctx):
     confine_child(req, ctx)
     sys.path.insert(0, WORK)
 
-    def tamper(why, _key=key, _dumps=json.dumps, _new=hmac.new, _write=os.write, _pack=struct.pack):
+    def tamper(why, _key=key, _dumps=json.dumps, _mac=mac32, _write=os.write, _pack=struct.pack):
         body = _dumps({"tamper_event": why}).encode()
-        mac = _new(_key, b"recheck" + body, "sha256").digest()
+        mac = _mac(_key, b"recheck" + body)
         _write(w, _pack(">I", len(body) + 32) + mac + body)
 
     sys.audit("triage.sandbox.arm", tamper, "recheck")
-    ctx["recheck"](req["tests"], os.path.join(WORK, "test_solution.py"), WORK, key, w)
+    ctx["recheck"](code, os.path.join(WORK, "test_solution.py"), WORK, key, w)
     os._exit(0)
 
 
@@ -749,7 +763,7 @@ def read_recheck(buf, key):
             forged += 1
             break
         mac, msg = body[:32], body[32:]
-        if not hmac.compare_digest(mac, hmac.new(key, b"recheck" + msg, "sha256").digest()):
+        if not hmac.compare_digest(mac, mac32(key, b"recheck" + msg)):
             forged += 1
             continue
         try:
@@ -766,6 +780,25 @@ def read_recheck(buf, key):
     return reports, tampers, forged
 
 
+def make_test_compiler():
+    """Compiles test files for the re-check, once per test file; the cache
+    lives in this closure."""
+    cache = {}
+    limit = 512
+
+    def code_of(tests):
+        key = hashlib.sha256(tests.encode("utf-8", "surrogatepass")).digest()
+        code = cache.get(key)
+        if code is None:
+            code = compile(tests, os.path.join(WORK, "test_solution.py"), "exec", dont_inherit=True)
+            if len(cache) >= limit:
+                cache.pop(next(iter(cache)))
+            cache[key] = code
+        return code
+
+    return code_of
+
+
 def recheck_one(req, ctx):
     clear_workdir()
     with open(os.path.join(WORK, "solution.py"), "w", encoding="utf-8") as f:
@@ -773,7 +806,13 @@ def recheck_one(req, ctx):
     os.chmod(os.path.join(WORK, "solution.py"), 0o644)
     key = os.urandom(32)
     t0, tp0 = time.monotonic(), os.times()
-    pid, r = fork_child(lambda w: recheck_child(req, w, key, ctx))
+    try:
+        code = ctx["compile_tests"](req["tests"])
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        body = {"n": 0, "verdicts": "", "first": "", "unsupported": "", "tamper": "", "load_error": "%s: %s" % (type(e).__name__, e)}
+        return finish_without_child({"id": req.get("id"), "events": [], "timed_out": False, "overflow": False,
+                                     "recheck": {"reports": [body], "tamper": [], "forged": 0}}, t0, tp0)
+    pid, r = fork_child(lambda w: recheck_child(req, w, key, code, ctx))
     buf, overflow, timed_out, status, child_cpu = wait_child(pid, r, t0 + float(req["timeout_s"]), MAX_RECHECK_BYTES)
     reports, tampers, forged = read_recheck(buf, key)
     resp = {"id": req.get("id"), "events": [], "timed_out": timed_out, "overflow": overflow,
@@ -862,7 +901,7 @@ def recheck_api(snapshot):
             pristine[name] = dict(mod.__dict__)
     ut = priv.get("unittest", unittest)
     api = {
-        "os_write": os.write, "os_makedirs": os.makedirs, "hmac_new": hmac.new, "json_dumps": json.dumps,
+        "os_write": os.write, "os_makedirs": os.makedirs, "mac32": mac32, "json_dumps": json.dumps,
         "struct_pack": struct.pack, "ModuleType": types.ModuleType, "FunctionType": types.FunctionType,
         "CodeType": types.CodeType, "isfunction": inspect.isfunction, "isclass": inspect.isclass,
         "isgeneratorfunction": inspect.isgeneratorfunction, "iscoroutinefunction": inspect.iscoroutinefunction,
@@ -945,6 +984,14 @@ def hook_spec(ctx, pyc_path):
 
 def main():
     global WORK
+    phases = {}
+    clock = [time.process_time()]
+
+    def phase(name):
+        now = time.process_time()
+        phases[name] = phases.get(name, 0.0) + (now - clock[0]) * 1000.0
+        clock[0] = now
+
     snapshot = dict(builtins.__dict__)
     guard = load_private("guard.py", snapshot)
     confine = load_private("confine.py", snapshot)
@@ -956,7 +1003,9 @@ def main():
         protections.append("pidns")
     sys.dont_write_bytecode = True
     host_work = WORK
+    phase("load")
     warm_up(os.path.join(host_work, ".warm-%d" % os.getpid()))
+    phase("warm-pytest")
     opts = "size=%dm,mode=0700" % int(CFG.get("tmpfs_mb", 64))
     if UID >= 0:
         opts += ",uid=%d,gid=%d" % (UID, UID)
@@ -972,6 +1021,7 @@ def main():
             fallback_mounts(confine, opts)
     elif UID >= 0 and os.getuid() == 0:
         os.chown(WORK, UID, UID)
+    phase("mount-allowlist" if "mount-allowlist" in protections else "mounts")
     os.environ["HOME"] = WORK
     os.environ["TMPDIR"] = WORK
     os.environ["USER"] = "sandbox"
@@ -993,13 +1043,16 @@ def main():
     os.close(devnull)
     session = start_session(config)
     place_pyc, pyc_path = make_pyc_placer(config)
+    phase("pytest-session")
     ctx = {"config": config, "session": session, "collector": collector, "place_pyc": place_pyc,
            "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot)),
            "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
-           "coverage_hook": COVERAGE_HOOK[0]}
+           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler()}
+    phase("recheck")
     if "audit-hook" not in DISABLE:
         guard["install_audit_hook"](hook_spec(ctx, pyc_path()))
         protections.append("audit-hook")
+        phase("audit-hook")
     if "static-check" in DISABLE:
         ctx["static"] = lambda program: []
     else:
@@ -1025,6 +1078,7 @@ def main():
                 warnings.append("seccomp unavailable: %s" % e)
         else:
             warnings.append("seccomp filter is written for x86-64 only; not installed on %s" % os.uname().machine)
+    phase("seccomp")
     # ctypes did its work (mounts, filters); a program cannot import it from
     # sys.modules (nor from the file system: the new root leaves _ctypes out).
     for name in list(sys.modules):
@@ -1032,8 +1086,9 @@ def main():
             del sys.modules[name]
     gc.collect()
     gc.freeze()
+    phase("other")
     write_msg(4, {"t": "hello", "pid": os.getpid(), "protections": protections, "warnings": warnings,
-                  "python": sys.version.split()[0]})
+                  "python": sys.version.split()[0], "startup_cpu_ms": phases})
     while True:
         req = read_msg(3)
         if req is None:
