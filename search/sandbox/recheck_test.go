@@ -343,3 +343,72 @@ func TestReferenceIDs(t *testing.T) {
 		t.Errorf("run without reference ids: %v %s\n%s", err, ex.Status, ex.Feedback)
 	}
 }
+
+// TestHonestStdlibUseIsNotTamper: what honest programs commonly use of the
+// standard library passes the audit hook and the static check, in both
+// harnesses (namedtuple, typing and enum read frames; logging and traceback
+// walk them; asyncio builds coroutines with types.coroutine).
+func TestHonestStdlibUseIsNotTamper(t *testing.T) {
+	p := testPool(t)
+	program := `import asyncio, collections, dataclasses, decimal, enum, fractions, functools, heapq
+import itertools, json, logging, random, re, sys, threading, traceback, typing
+
+sys.setrecursionlimit(5000)
+Point = collections.namedtuple("Point", "x y")
+Color = enum.Enum("Color", "RED GREEN")
+
+class Pair(typing.NamedTuple):
+    a: int
+    b: int
+
+@dataclasses.dataclass(frozen=True)
+class Box:
+    w: int
+    h: int
+
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+def describe_error():
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        logging.getLogger("solution").warning("division", exc_info=True)
+        return traceback.format_exc().splitlines()[-1]
+
+async def _twice(x):
+    await asyncio.sleep(0)
+    return 2 * x
+
+def twice(x):
+    return asyncio.run(_twice(x))
+
+def threaded_sum(xs):
+    out = []
+    t = threading.Thread(target=lambda: out.append(sum(xs)))
+    t.start()
+    t.join()
+    return out[0]
+
+def everything():
+    rnd = random.Random(1)
+    return (Point(1, 2).x, Color.RED.name, Pair(1, 2).b, Box(2, 3).w, fib(20), describe_error(), twice(21),
+            threaded_sum([1, 2, 3]), str(decimal.Decimal("1.10") + decimal.Decimal("2.20")),
+            str(fractions.Fraction(1, 3) * 3), heapq.nsmallest(1, [3, 1, 2])[0],
+            list(itertools.islice(itertools.count(), 3)), json.loads('{"a": 1}')["a"],
+            bool(re.fullmatch(r"a+", "aaa")), len([rnd.random() for _ in range(3)]))
+`
+	tests := `from solution import everything
+
+def test_everything():
+    assert everything() == (1, "RED", 2, 2, 6765, "ZeroDivisionError: division by zero", 42, 6, "3.30", "1", 1, [0, 1, 2], 1, True, 3)
+`
+	ex, err := p.Run(context.Background(), program, tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ex.Solved() {
+		t.Fatalf("honest program not solved: %s\n%s", ex.Status, ex.Feedback)
+	}
+}
