@@ -17,6 +17,12 @@ const (
 	StatusTimeout   Status = "timeout"    // wall or CPU limit hit
 	StatusCrash     Status = "crash"      // the worker died (signal, os._exit, memory limit)
 	StatusOutput    Status = "output_limit"
+	// StatusTamper: the run's verdicts cannot be trusted. The program reached
+	// for the harness (refused by the sandbox's audit hook or found by its
+	// static check), forged or added test reports, or passed under pytest but
+	// not under the independent re-check (or the re-check could not check
+	// the test file); every test counts as failed and Feedback gives the reason.
+	StatusTamper Status = "tamper"
 )
 
 // TestResult is the verdict of one pytest test (one parametrized case counts as one test).

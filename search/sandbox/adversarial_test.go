@@ -53,7 +53,7 @@ func TestAdversarial(t *testing.T) {
 	}
 	defer p.Close()
 	prot := p.Protections()
-	for _, need := range []string{"cgroup-pids", "cgroup-memory", "pidns", "netns", "mountns", "readonly-root", "uid-drop", "private-tmpfs"} {
+	for _, need := range []string{"cgroup-pids", "cgroup-memory", "pidns", "netns", "mountns", "mount-allowlist", "readonly-root", "uid-drop", "private-tmpfs", "seccomp"} {
 		if !slices.Contains(prot, need) {
 			t.Skipf("protection %s unavailable here (have %v)", need, prot)
 		}
@@ -111,18 +111,18 @@ func TestAdversarial(t *testing.T) {
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
 
-	any := []corpus.Status{corpus.StatusOK, corpus.StatusCrash, corpus.StatusTimeout, corpus.StatusOutput, corpus.StatusLoadError}
+	any := []corpus.Status{corpus.StatusOK, corpus.StatusCrash, corpus.StatusTimeout, corpus.StatusOutput, corpus.StatusLoadError, corpus.StatusTamper}
 	cases := []hostileCase{
 		{name: "fork bomb", program: "import os\ndef run():\n    while True:\n        try:\n            os.fork()\n        except OSError:\n            pass\n", allowed: any},
 		{name: "infinite loop", program: "def run():\n    while True:\n        pass\n", allowed: []corpus.Status{corpus.StatusTimeout}},
-		{name: "sleep ignoring SIGTERM", program: "import signal, time\ndef run():\n    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n    time.sleep(1000)\n", allowed: []corpus.Status{corpus.StatusTimeout}},
+		{name: "sleep blocking SIGTERM", program: "import signal, time\ndef run():\n    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})\n    time.sleep(1000)\n", allowed: []corpus.Status{corpus.StatusTimeout}},
 		{name: "memory bomb", program: "def run():\n    a = []\n    while True:\n        a.append(bytearray(64 << 20))\n", allowed: []corpus.Status{corpus.StatusOK, corpus.StatusCrash, corpus.StatusTimeout}},
 		{name: "100 MB of output", program: "import sys\ndef run():\n    for _ in range(100):\n        sys.stdout.write('x' * (1 << 20))\n    return True\n", allowed: []corpus.Status{corpus.StatusOutput}},
 		{name: "huge file in its temp dir", program: "def run():\n    with open('big.bin', 'wb') as f:\n        for _ in range(200):\n            f.write(b'x' * (1 << 20))\n    return True\n", allowed: []corpus.Status{corpus.StatusOK, corpus.StatusOutput}},
 		{name: "writes outside the temp dir", program: fmt.Sprintf(`import os
 def run():
     ok = False
-    for path in [%q, %q, "/etc/triage-pwned", "/usr/triage-pwned", "/dev/shm/triage-pwned", "/var/tmp/triage-pwned"]:
+    for path in [%q, "/etc/triage-pwned", "/usr/triage-pwned", "/dev/shm/triage-pwned", "/var/tmp/triage-pwned"]:
         try:
             with open(path, "w") as f:
                 f.write("pwned")
@@ -134,8 +134,14 @@ def run():
         ok = True
     except OSError:
         pass
+    try:
+        # /tmp inside the sandbox is the run's own folder: this must not reach the host's.
+        with open(%q, "w") as f:
+            f.write("pwned")
+    except OSError:
+        pass
     return ok
-`, filepath.Join(outside, "pwned"), stray, keep), allowed: []corpus.Status{corpus.StatusOK}},
+`, filepath.Join(outside, "pwned"), keep, stray), allowed: []corpus.Status{corpus.StatusOK}},
 		{name: "network connection", program: fmt.Sprintf(`import socket
 def run():
     for addr in [("127.0.0.1", %d), ("1.1.1.1", 53), ("8.8.8.8", 443)]:
@@ -158,9 +164,10 @@ def run():
     return bool(os.listdir(%q))
 `, secret, home), allowed: []corpus.Status{corpus.StatusOK}},
 		{name: "kills its parent", program: "import os, signal\ndef run():\n    for pid in (os.getppid(), 1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n    try:\n        os.kill(-1, signal.SIGKILL)\n    except OSError:\n        pass\n    return True\n", allowed: any, solved: true},
-		{name: "daemon outlives the run", program: "import os, time\ndef run():\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n            time.sleep(600)\n        os._exit(0)\n    return True\n", allowed: []corpus.Status{corpus.StatusOK}, solved: true},
-		{name: "os._exit during import", program: "import os\nos._exit(0)\ndef run():\n    return True\n", allowed: []corpus.Status{corpus.StatusCrash}},
-		{name: "segfault", program: "import ctypes\ndef run():\n    ctypes.string_at(0)\n    return True\n", allowed: []corpus.Status{corpus.StatusCrash}},
+		{name: "daemon outlives the run", program: "import os, signal, time\ndef run():\n    if os.fork() == 0:\n        os.setsid()\n        if os.fork() == 0:\n            time.sleep(600)\n        os.kill(os.getpid(), signal.SIGKILL)\n    return True\n", allowed: []corpus.Status{corpus.StatusOK}, solved: true},
+		{name: "killed during import", program: "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\ndef run():\n    return True\n", allowed: []corpus.Status{corpus.StatusCrash}},
+		{name: "os._exit during import", program: "import os\nos._exit(0)\ndef run():\n    return True\n", allowed: []corpus.Status{corpus.StatusTamper}},
+		{name: "segfault", program: "import faulthandler\ndef run():\n    faulthandler._sigsegv()\n    return True\n", allowed: []corpus.Status{corpus.StatusCrash}},
 		{name: "unbounded recursion", program: "import sys\nsys.setrecursionlimit(10 ** 8)\ndef r(n):\n    return r(n + 1) + 1\ndef run():\n    return r(0)\n", allowed: []corpus.Status{corpus.StatusCrash, corpus.StatusOK, corpus.StatusTimeout}},
 		{name: "thread spam", program: "import threading, time\ndef run():\n    for _ in range(100000):\n        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n    return True\n", allowed: []corpus.Status{corpus.StatusOK, corpus.StatusCrash}},
 		{name: "closes its fds", program: "import os\ndef run():\n    for fd in range(3, 256):\n        try:\n            os.close(fd)\n        except OSError:\n            pass\n    return True\n", allowed: any, solved: true},

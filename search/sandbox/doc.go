@@ -1,25 +1,56 @@
 // Package sandbox runs untrusted Python programs against their pytest files,
-// fast and isolated.
+// fast, isolated, and so that a program cannot write its own verdict.
 //
-// A Pool keeps warm Python workers (worker.py, embedded). Each worker is
-// started by /usr/bin/python3 in new net, mount, pid, ipc and uts namespaces
-// and inside its own cgroup v1 (pids and memory); it imports pytest, runs it
-// once to load every lazily imported module, then builds one pytest Config
-// and starts one Session for a fixed private work dir (a tmpfs; the rest of
-// the file system is mounted read-only and home folders are hidden). For each
-// run it writes solution.py and test_solution.py (plus pytest's own
-// assertion-rewritten pyc of the test file, cached per test-file hash), forks
-// a child that drops to an unprivileged uid, sets rlimits (CPU, address space,
-// processes, file size, open files) and continues that Session: collection,
-// the run loop and session finish, streaming one report per test back. When
-// the child ends (or the wall limit passes) every other process of the
-// namespace is killed. Verdicts are pytest's own: only configuration and
-// session start-up are shared, and every run forks from the same clean state.
+// A Pool keeps warm Python workers (worker.py, embedded with guard.py,
+// confine.py and recheck.py). Each worker is started by /usr/bin/python3 in
+// new net, mount, pid, ipc and uts namespaces and inside its own cgroup v1
+// (pids and memory). It installs an audit hook (inert until a run arms it),
+// imports pytest and runs it once to load every lazily imported module,
+// pivots into a new root of read-only bind mounts holding only the Python
+// installation, what pytest imported and a private run folder (no /proc, no
+// host /tmp, /work or home, no task file, repository or triage binary),
+// builds one pytest Config and Session for the run folder and installs a
+// seccomp filter (with no_new_privs) against what the sandbox never needs:
+// ptrace, bpf, mount, unshare/setns and namespace clones, keyctl, and more.
+//
+// For each run it writes solution.py and test_solution.py (plus pytest's own
+// assertion-rewritten pyc of the test file, cached per test-file hash) and
+// forks a child that drops to an unprivileged uid, sets rlimits (CPU, address
+// space, processes, file size, open files), refuses itself new signal
+// handlers, arms the audit hook, checks the program statically and continues
+// that Session: collection, the run loop and session finish, streaming one
+// HMAC-signed report line per test back. When the child ends (or the wall
+// limit passes) every other process of the namespace is killed. Verdicts are
+// pytest's own: only configuration and session start-up are shared, and
+// every run forks from the same clean state.
+//
+// A verdict is a label a model learns from, so a pass must not be forgeable
+// (issue 12). The layers, each described in README.md with the forgeries it
+// stops and what it costs:
+//   - the test ids of each test file, collected once with a stand-in for the
+//     program, must equal the run's collection, and a report of a test that
+//     was not collected is rejected;
+//   - the result channel needs a per-run key, and neither /proc nor the
+//     frames and objects of the harness are within the program's reach: the
+//     audit hook refuses frame access, tracing, gc walks, ctypes, new code
+//     objects and foreign byte code, and the seccomp filter refuses signal
+//     handlers (which would hand over the interrupted frame);
+//   - a static check of the program looks for what no honest solution needs
+//     (harness imports, frame attributes, os._exit, comparison methods that
+//     ignore their argument);
+//   - every run that passes every test is run again by recheck.py, a second
+//     harness that shares none of pytest's runner, compiles the test file
+//     from memory with private builtins and reports once, with its own key.
+//
+// A run caught by any of them gets status corpus.StatusTamper: every test
+// failed, the reasons in the feedback. What no sandbox can stop (a value
+// whose __eq__ is always true passes an == assertion in any harness) is said
+// in README.md, with the static check's part in catching it.
 //
 // Options: -p no:cacheprovider, no:unraisableexception, no:threadexception
 // (they never change a verdict) and --tb=short (feedback format only); the
 // terminal reporter is unregistered after configuration (its options stay).
 //
-// Layers that cannot work (not root, no cgroups) are skipped with a slog
-// warning; Pool.Protections lists what is in force.
+// Layers that cannot work (not root, no cgroups, not x86-64) are skipped with
+// a slog warning; Pool.Protections lists what is in force.
 package sandbox

@@ -39,6 +39,34 @@ type Options struct {
 	// Zero picks a block of 64 uids from the process id, so pools of
 	// different processes do not share RLIMIT_NPROC counts. Used only as root.
 	UIDBase int
+
+	// disabled switches single layers off, for the benchmarks that measure
+	// what each one costs (layer* names); never set outside this package.
+	disabled layerSet
+}
+
+// Layers that the package's benchmarks can switch off one at a time.
+const (
+	layerRecheck      = "recheck"
+	layerReferenceIDs = "reference-ids"
+	layerSeccomp      = "seccomp"
+	layerAllowlist    = "mount-allowlist"
+	layerAuditHook    = "audit-hook"
+	layerStatic       = "static-check"
+)
+
+// layerSet is a set of layer names.
+type layerSet map[string]bool
+
+// workerLayers lists the switched-off layers that worker.py implements.
+func (l layerSet) workerLayers() []string {
+	var out []string
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic} {
+		if l[name] {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // DefaultOptions returns the defaults described on Options.

@@ -41,6 +41,9 @@ type Pool struct {
 	mu          sync.Mutex
 	protections map[string]bool
 	closed      bool
+
+	expMu    sync.Mutex
+	expected map[[32]byte]expectation
 }
 
 // slot is one worker position: its cgroup, work dir, uid and current process.
@@ -72,10 +75,16 @@ func New(opts Options) (*Pool, error) {
 		return nil, fmt.Errorf("sandbox dir: %w", err)
 	}
 	p := &Pool{opts: opts, dir: dir, script: filepath.Join(dir, "worker.py"),
-		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}}
-	if err := os.WriteFile(p.script, workerPy, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("write worker: %w", err)
+		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}, expected: map[[32]byte]expectation{}}
+	for _, name := range workerFileNames {
+		data, err := workerFiles.ReadFile(name)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("write worker: %w", err)
+		}
 	}
 	root := os.Geteuid() == 0
 	seq := poolSeq.Add(1)
@@ -142,7 +151,8 @@ func (p *Pool) start(s *slot) error {
 	if h, err := os.UserHomeDir(); err == nil && h != "/" {
 		hide = append(hide, h)
 	}
-	cfg := workerConfig{Workdir: s.workdir, UID: s.uid, MountNS: !p.opts.NoIsolation, TmpfsMB: p.opts.TmpfsMB, Hide: dedupe(hide)}
+	cfg := workerConfig{Workdir: s.workdir, UID: s.uid, MountNS: !p.opts.NoIsolation, TmpfsMB: p.opts.TmpfsMB, Hide: dedupe(hide),
+		Disable: p.opts.disabled.workerLayers()}
 	w, err := startWorker(p.opts.Python, p.script, cfg, !p.opts.NoIsolation, s.cg, helloTimeout)
 	if err != nil {
 		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
@@ -150,7 +160,8 @@ func (p *Pool) start(s *slot) error {
 	s.w = w
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.protections) == 0 {
+	first := len(p.protections) == 0
+	if first {
 		for _, warn := range w.hello.Warnings {
 			slog.Warn("sandbox: isolation layer unavailable", "detail", warn)
 		}
@@ -159,6 +170,9 @@ func (p *Pool) start(s *slot) error {
 		}
 	}
 	set := map[string]bool{"wall-timeout": true, "output-cap": true}
+	if !p.opts.disabled[layerReferenceIDs] {
+		set["reference-ids"] = true
+	}
 	for _, pr := range w.hello.Protections {
 		set[pr] = true
 	}
@@ -171,9 +185,29 @@ func (p *Pool) start(s *slot) error {
 	if s.cg != nil && s.cg.memory != "" {
 		set["cgroup-memory"] = true
 	}
+	if p.opts.disabled[layerRecheck] {
+		delete(set, "recheck")
+	}
+	if first && !p.opts.NoIsolation {
+		var missing []string
+		for _, want := range fullProtections {
+			if !set[want] {
+				missing = append(missing, want)
+			}
+		}
+		if len(missing) > 0 {
+			slog.Warn("sandbox: running without some protections", "missing", missing)
+		}
+	}
 	p.protections = set
 	return nil
 }
+
+// fullProtections are the layers a pool has as root on a Linux x86-64 host
+// with cgroup v1 (see Protections).
+var fullProtections = []string{"netns", "mountns", "pidns", "ipcns", "utsns", "mount-allowlist", "readonly-root",
+	"private-tmpfs", "uid-drop", "rlimits", "seccomp", "no-new-privs", "cgroup-pids", "cgroup-memory",
+	"audit-hook", "static-check", "signed-reports", "reference-ids", "recheck", "wall-timeout", "output-cap"}
 
 func dedupe(xs []string) []string {
 	seen := map[string]bool{}
@@ -200,9 +234,13 @@ func clearDir(dir string) error {
 	return nil
 }
 
-// Protections lists the isolation layers in force, sorted: netns, mountns,
-// pidns, ipcns, utsns, fresh-proc, private-tmpfs, readonly-root, hidden-home,
-// uid-drop, rlimits, cgroup-pids, cgroup-memory, wall-timeout, output-cap.
+// Protections lists the layers in force, sorted. Isolation: netns, mountns,
+// pidns, ipcns, utsns, mount-allowlist (the new root of doc.go; without it
+// the host tree is visible read-only), readonly-root, private-tmpfs,
+// uid-drop, rlimits, seccomp, no-new-privs, cgroup-pids, cgroup-memory,
+// wall-timeout, output-cap. Verdict integrity: audit-hook, static-check,
+// signed-reports, reference-ids, recheck. A layer that could not be set up
+// is missing here and was logged with slog.Warn.
 func (p *Pool) Protections() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -219,7 +257,9 @@ func (p *Pool) Options() Options { return p.opts }
 
 // Run saves program as solution.py and tests as test_solution.py, runs
 // pytest on them in a fresh isolated child of a warm worker and returns the
-// verdicts. A failing, hanging or crashing program is data in the Execution;
+// verdicts. A run that passes every test is run again by the independent
+// harness before it is returned as solved; a run caught tampering has status
+// tamper. A failing, hanging or crashing program is data in the Execution;
 // the error is for cancellation and for workers that cannot be (re)started.
 func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution, error) {
 	return p.run(ctx, program, tests, p.opts)
@@ -267,17 +307,37 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 	if closed {
 		return corpus.Execution{}, errors.New("sandbox pool is closed")
 	}
-	if s.w == nil {
-		if err := p.start(s); err != nil {
-			return corpus.Execution{}, err
-		}
+	exp, err := p.expectationFor(ctx, s, tests)
+	if err != nil {
+		return corpus.Execution{}, err
 	}
-	req := wireRequest{
+	resp, failed, err := p.exchange(ctx, s, p.request(kindRun, program, tests, o), o)
+	if err != nil {
+		return corpus.Execution{}, err
+	}
+	if failed != nil {
+		return *failed, nil
+	}
+	ex := buildExecution(resp, o, exp)
+	if !ex.Solved() || p.opts.disabled[layerRecheck] {
+		return ex, nil
+	}
+	rresp, rfailed, err := p.exchange(ctx, s, p.request(kindRecheck, program, tests, o), o)
+	if err != nil {
+		return corpus.Execution{}, err
+	}
+	return confirm(ex, rresp, rfailed, o), nil
+}
+
+// request builds a request of the given kind with o's limits.
+func (p *Pool) request(kind, program, tests string, o Options) wireRequest {
+	return wireRequest{
 		ID:       p.nextID.Add(1),
+		Kind:     kind,
 		Program:  program,
 		Tests:    tests,
 		TimeoutS: o.Timeout.Seconds(),
-		Coverage: o.Coverage,
+		Coverage: o.Coverage && kind == kindRun,
 		TextCap:  4 * o.FeedbackChars,
 		Limits: wireLimits{
 			CPUSeconds: int(math.Ceil(o.Timeout.Seconds())),
@@ -287,8 +347,20 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 			NoFile:     256,
 		},
 	}
+}
+
+// exchange sends req to the worker of slot s (starting it if needed). When
+// the worker dies or misses its deadline it is killed (the next use starts a
+// fresh one) and failed is the Execution that reports it; err is for
+// cancellation and workers that cannot be started. o gives the deadline.
+func (p *Pool) exchange(ctx context.Context, s *slot, req wireRequest, o Options) (resp wireResponse, failed *corpus.Execution, err error) {
+	if s.w == nil {
+		if err := p.start(s); err != nil {
+			return resp, nil, err
+		}
+	}
 	start := time.Now()
-	resp, err := s.w.do(ctx.Done(), req, o.Timeout+outerGrace)
+	resp, err = s.w.do(ctx.Done(), req, o.Timeout+outerGrace)
 	if err != nil {
 		// The worker is in an unknown state: end it (and its namespace);
 		// the next run on this slot starts a fresh one.
@@ -298,20 +370,23 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 		}
 		s.w = nil
 		if ctx.Err() != nil {
-			return corpus.Execution{}, ctx.Err()
+			return resp, nil, ctx.Err()
 		}
 		ms := float64(time.Since(start).Microseconds()) / 1000
+		var ex corpus.Execution
 		if errors.Is(err, errWorkerDeadline) {
-			return failedExecution(corpus.StatusTimeout, fmt.Sprintf("TIMEOUT: the run did not finish within %v (worker killed)", o.Timeout), ms), nil
+			ex = failedExecution(corpus.StatusTimeout, fmt.Sprintf("TIMEOUT: the run did not finish within %v (worker killed)", o.Timeout), ms)
+		} else {
+			ex = failedExecution(corpus.StatusCrash, fmt.Sprintf("CRASH: the test process died: %v", err), ms)
 		}
-		return failedExecution(corpus.StatusCrash, fmt.Sprintf("CRASH: the test process died: %v", err), ms), nil
+		return resp, &ex, nil
 	}
 	if resp.Error != "" {
 		s.w.kill()
 		s.w = nil
-		return corpus.Execution{}, fmt.Errorf("sandbox worker: %s", resp.Error)
+		return resp, nil, fmt.Errorf("sandbox worker: %s", resp.Error)
 	}
-	return buildExecution(resp, o), nil
+	return resp, nil, nil
 }
 
 // Close stops every worker and removes the pool's folders and cgroups.

@@ -18,9 +18,14 @@ func testName(nodeid string) string {
 	return strings.TrimPrefix(nodeid, testFilePrefix)
 }
 
-// buildExecution turns a worker's response into an Execution.
-func buildExecution(resp wireResponse, o Options) corpus.Execution {
+// buildExecution turns a worker's response to a run into an Execution. exp
+// holds the test ids the test file collects without a program; a run whose
+// events show tampering (refusals of the audit hook, findings of the static
+// check, forged lines, reports of tests that were not collected, a
+// collection that differs from exp) gets StatusTamper.
+func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execution {
 	var (
+		tamper       []string
 		collected    []string
 		collectErrs  []wireEvent
 		internal     []string
@@ -44,9 +49,13 @@ func buildExecution(resp wireResponse, o Options) corpus.Execution {
 		case "test":
 			if _, ok := byName[ev.Name]; !ok {
 				order = append(order, ev.Name)
+			} else {
+				tamper = append(tamper, "two reports for "+testName(ev.Name))
 			}
 			byName[ev.Name] = ev
 			lastStarted = ev.Name
+		case "tamper":
+			tamper = append(tamper, ev.Why)
 		case "internal":
 			internal = append(internal, ev.Text)
 		case "done":
@@ -62,16 +71,27 @@ func buildExecution(resp wireResponse, o Options) corpus.Execution {
 	if !haveCollect {
 		names = order
 	} else {
-		// Tests reported but not in the collected list (should not happen) still count.
 		seen := map[string]bool{}
 		for _, n := range names {
 			seen[n] = true
 		}
 		for _, n := range order {
 			if !seen[n] {
-				names = append(names, n)
+				tamper = append(tamper, "a report for "+testName(n)+", which pytest did not collect")
 			}
 		}
+	}
+	if resp.Forged > 0 {
+		tamper = append(tamper, fmt.Sprintf("%d forged line(s) on the result channel (first: %q)", resp.Forged, clip(resp.ForgedSample, 120)))
+	}
+	if exp.known && haveCollect && len(collectErrs) == 0 && !sameIDs(collected, exp.ids) {
+		tamper = append(tamper, "the collected tests differ from the test file's own collection: "+idDifference(collected, exp.ids))
+	}
+	if len(tamper) > 0 {
+		if exp.known {
+			names = exp.ids
+		}
+		return tamperExecution(names, tamper, resp.WallMS, o)
 	}
 	var status corpus.Status
 	var head string
@@ -80,6 +100,9 @@ func buildExecution(resp wireResponse, o Options) corpus.Execution {
 	case cpuLimit:
 		status = corpus.StatusTimeout
 		head = fmt.Sprintf("TIMEOUT: the tests used more than %v of CPU time", o.Timeout)
+		if next := nextUnfinished(names, byName); next != "" {
+			head += fmt.Sprintf(" (running %s)", testName(next))
+		}
 	case resp.TimedOut:
 		status = corpus.StatusTimeout
 		head = fmt.Sprintf("TIMEOUT: the tests did not finish within %v", o.Timeout)

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,7 +44,7 @@ func TestBuildExecution(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ex := buildExecution(tc.resp, o)
+			ex := buildExecution(tc.resp, o, expectation{})
 			if ex.Status != tc.status || ex.PassRate != tc.passRate || len(ex.Tests) != tc.tests {
 				t.Fatalf("status %s pass %v tests %d, want %s %v %d", ex.Status, ex.PassRate, len(ex.Tests), tc.status, tc.passRate, tc.tests)
 			}
@@ -137,7 +139,7 @@ func FuzzReadFrame(f *testing.F) {
 			return
 		}
 		// Whatever decodes must build an Execution without panicking.
-		ex := buildExecution(resp, DefaultOptions())
+		ex := buildExecution(resp, DefaultOptions(), expectation{})
 		if ex.PassRate < 0 || ex.PassRate > 1 || (len(ex.Tests) == 0 && ex.FailedFrac != 1) {
 			t.Fatalf("bad rates %v %v", ex.PassRate, ex.FailedFrac)
 		}
@@ -236,4 +238,35 @@ func TestOwnerPID(t *testing.T) {
 			t.Errorf("ownerPID(%q) = %d %v, want %d %v", tc.name, pid, ok, tc.pid, tc.ok)
 		}
 	}
+}
+
+// FuzzBuildExecution feeds arbitrary worker responses (a child can put
+// anything in its events) to buildExecution and confirm: no panic, and the
+// Execution's numbers stay consistent.
+func FuzzBuildExecution(f *testing.F) {
+	f.Add([]byte(`{"events":[{"t":"collected","names":["test_solution.py::test_a"]},{"t":"test","name":"test_solution.py::test_a","passed":true},{"t":"done","exit":0}]}`), true, []byte(`{"recheck":{"reports":[{"n":1,"verdicts":"p"}]}}`))
+	f.Add([]byte(`{"events":[{"t":"tamper","why":"x"},{"t":"test","name":"a","passed":true},{"t":"test","name":"a"}],"forged":2}`), false, []byte(`{"recheck":{"reports":[],"forged":1}}`))
+	f.Add([]byte(`{"events":[{"t":"collected","names":["x","y"]},{"t":"test","name":"z","passed":true},{"t":"done","exit":0}]}`), true, []byte(`{"timed_out":true}`))
+	f.Fuzz(func(t *testing.T, run []byte, known bool, recheck []byte) {
+		var resp, rresp wireResponse
+		if json.Unmarshal(run, &resp) != nil || json.Unmarshal(recheck, &rresp) != nil {
+			return
+		}
+		exp := expectation{known: known, ids: []string{"test_solution.py::test_a"}}
+		o := DefaultOptions()
+		for _, ex := range []corpus.Execution{buildExecution(resp, o, exp), confirm(buildExecution(resp, o, exp), rresp, nil, o)} {
+			if ex.PassRate < 0 || ex.PassRate > 1 || ex.FailedFrac < 0 || ex.FailedFrac > 1 {
+				t.Fatalf("pass rate %v failed frac %v", ex.PassRate, ex.FailedFrac)
+			}
+			if ex.Status != corpus.StatusOK && ex.PassRate != 0 {
+				t.Fatalf("status %s with pass rate %v", ex.Status, ex.PassRate)
+			}
+			if len(ex.Tests) > 0 && math.Abs(ex.PassRate+ex.FailedFrac-1) > 1e-9 {
+				t.Fatalf("pass rate %v + failed frac %v", ex.PassRate, ex.FailedFrac)
+			}
+			if ex.Status == corpus.StatusTamper && !strings.HasPrefix(ex.Feedback, "TAMPER:") {
+				t.Fatalf("tamper feedback %q", ex.Feedback)
+			}
+		}
+	})
 }

@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"bufio"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -16,8 +16,13 @@ import (
 	"time"
 )
 
-//go:embed worker.py
-var workerPy []byte
+// The worker and the three files it loads into private namespaces.
+//
+//go:embed worker.py guard.py confine.py recheck.py
+var workerFiles embed.FS
+
+// workerFileNames lists the embedded files, worker.py first.
+var workerFileNames = []string{"worker.py", "guard.py", "confine.py", "recheck.py"}
 
 // maxFrame bounds one protocol message from a worker.
 const maxFrame = 64 << 20
@@ -31,9 +36,18 @@ type wireLimits struct {
 	NoFile     int   `json:"nofile"`
 }
 
-// wireRequest is one run request to a worker.
+// Request kinds: a pytest run, a collection of the test file with a
+// stand-in for the program, and the independent re-check of a passing run.
+const (
+	kindRun     = "run"
+	kindCollect = "collect"
+	kindRecheck = "recheck"
+)
+
+// wireRequest is one request to a worker.
 type wireRequest struct {
 	ID       uint64     `json:"id"`
+	Kind     string     `json:"kind"`
 	Program  string     `json:"program"`
 	Tests    string     `json:"tests"`
 	TimeoutS float64    `json:"timeout_s"`
@@ -44,7 +58,7 @@ type wireRequest struct {
 
 // wireEvent is one line the run's child streamed back.
 type wireEvent struct {
-	T           string   `json:"t"` // collected, collect_error, test, internal, done
+	T           string   `json:"t"` // collected, collect_error, test, internal, tamper, stub_touched, done
 	Names       []string `json:"names,omitempty"`
 	NodeID      string   `json:"nodeid,omitempty"`
 	Name        string   `json:"name,omitempty"`
@@ -55,6 +69,24 @@ type wireEvent struct {
 	Lines       []int32  `json:"lines,omitempty"`
 	Exit        *int     `json:"exit,omitempty"`
 	OutputLimit bool     `json:"output_limit,omitempty"`
+	Why         string   `json:"why,omitempty"` // tamper: what was refused or found
+}
+
+// wireRecheckReport is the one report of the re-check harness.
+type wireRecheckReport struct {
+	N           int    `json:"n"`
+	Verdicts    string `json:"verdicts"` // one of p, f, s, x per test
+	First       string `json:"first"`    // the first test that did not pass, and why
+	Unsupported string `json:"unsupported"`
+	Tamper      string `json:"tamper"`
+	LoadError   string `json:"load_error"`
+}
+
+// wireRecheck is what the worker read back from the re-check child.
+type wireRecheck struct {
+	Reports []wireRecheckReport `json:"reports"`
+	Tamper  []string            `json:"tamper"`
+	Forged  int                 `json:"forged"`
 }
 
 // wireResponse is a worker's answer to one request (or its hello).
@@ -70,10 +102,17 @@ type wireResponse struct {
 	Signal      *int        `json:"signal,omitempty"`
 	Exit        *int        `json:"exit,omitempty"`
 	Error       string      `json:"error,omitempty"`
-	PID         int         `json:"pid,omitempty"`
-	Protections []string    `json:"protections,omitempty"`
-	Warnings    []string    `json:"warnings,omitempty"`
-	Python      string      `json:"python,omitempty"`
+	// Forged counts event lines whose signature did not check out;
+	// ForgedSample is the first of them.
+	Forged       int          `json:"forged,omitempty"`
+	ForgedSample string       `json:"forged_sample,omitempty"`
+	Recheck      *wireRecheck `json:"recheck,omitempty"`
+	PID          int          `json:"pid,omitempty"`
+	Protections  []string     `json:"protections,omitempty"`
+	Warnings     []string     `json:"warnings,omitempty"`
+	Python       string       `json:"python,omitempty"`
+	// StartupCPUMS is the worker's CPU time per start-up phase (hello only).
+	StartupCPUMS map[string]float64 `json:"startup_cpu_ms,omitempty"`
 }
 
 // readFrame reads one length-prefixed JSON message.
@@ -156,6 +195,7 @@ type workerConfig struct {
 	MountNS bool     `json:"mountns"`
 	TmpfsMB int      `json:"tmpfs_mb"`
 	Hide    []string `json:"hide"`
+	Disable []string `json:"disable,omitempty"` // layers switched off (benchmarks only)
 }
 
 // startWorker starts worker.py and waits for its hello. When namespaces

@@ -2,17 +2,34 @@
 #
 # Started by search/sandbox (Go) as `python3 -I worker.py CONFIG_JSON` with
 # fd 3 = requests (Go -> worker) and fd 4 = responses (worker -> Go); each
-# message is a 4-byte big-endian length and a JSON object. The worker runs as
-# PID 1 of fresh pid/net/mount/ipc/uts namespaces when Go could create them.
-# It sets up the mount view once (private tmpfs work dir, read-only rest,
-# hidden home folders, fresh /proc), imports and warms pytest, builds one
-# pytest Config for the fixed work dir, then for each request writes
-# solution.py and test_solution.py, forks a child that drops privileges, sets
-# rlimits and runs the pytest session of that Config, and streams per-test
-# reports back over a pipe. After each run every other process of the
-# namespace is killed and reaped.
-import ctypes
+# message is a 4-byte big-endian length and a JSON object. guard.py,
+# confine.py and recheck.py lie beside this file; they are loaded into private
+# namespaces (not modules), so nothing in sys.modules leads to them.
+#
+# Start-up, as PID 1 of fresh pid/net/mount/ipc/uts namespaces when Go could
+# create them: install the audit hook (inert until a run arms it), import and
+# warm pytest, build the new root from what was imported and pivot into it
+# (confine.py), build one pytest Config and Session for /sandbox, install the
+# worker's seccomp filter, say hello.
+#
+# Requests (see pool.go):
+#   run      the pytest harness: write solution.py and test_solution.py (plus
+#            the cached assertion-rewritten pyc), fork a child that drops
+#            privileges, sets rlimits, adds the no-signal-handler filter, arms
+#            the audit hook, statically checks the program and continues the
+#            warm Session; per-test reports stream back on a pipe, each line
+#            signed with a per-run key (keyed BLAKE2b over a sequence number
+#            and the line) and checked here; lines that fail the check are
+#            counted as forged.
+#   collect  the same, with a stand-in for solution.py and --collect-only: the
+#            test ids of the test file, taken without running any program.
+#   recheck  the independent harness of recheck.py in a fresh child, for runs
+#            that passed every test.
+# After each child every other process of the namespace is killed and reaped.
+import builtins
 import gc
+import hashlib
+import hmac
 import json
 import os
 import resource
@@ -25,110 +42,34 @@ import tempfile
 import threading
 import time
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 CFG = json.loads(sys.argv[1])
 WORK = CFG["workdir"]
 UID = int(CFG.get("uid", -1))
 PID1 = os.getpid() == 1
+ISOLATE = bool(CFG.get("mountns"))
+# Layers switched off by the package's benchmarks (see options.go).
+DISABLE = frozenset(CFG.get("disable") or ())
 # unraisableexception/threadexception only turn exceptions in __del__ or
 # threads into warnings (never into failures) and cost a context manager per
 # test phase; cacheprovider would write .pytest_cache. Verdicts do not change.
 ARGS = ["-p", "no:cacheprovider", "-p", "no:unraisableexception", "-p", "no:threadexception", "--tb=short", "test_solution.py"]
 MAX_EVENT_BYTES = 32 << 20
-
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_NOATIME, MS_NODIRATIME, MS_BIND = 32, 1024, 2048, 4096
-MS_REC, MS_PRIVATE, MS_RELATIME, MS_STRICTATIME = 16384, 1 << 18, 1 << 21, 1 << 24
+MAX_RECHECK_BYTES = 1 << 20
 
 protections = []
 warnings = []
 
 
-def _mount(libc, src, target, fstype, flags, data):
-    enc = lambda s: None if s is None else s.encode()
-    if libc.mount(enc(src), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)) != 0:
-        e = ctypes.get_errno()
-        raise OSError(e, "mount %s: %s" % (target, os.strerror(e)))
-
-
-def _mountinfo():
-    out = []
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) < 6:
-                continue
-            mp = parts[4].replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\")
-            out.append((mp, parts[5].split(",")))
-    return out
-
-
-def setup_mounts():
-    """Private tmpfs work dir, hidden homes, fresh /proc, read-only rest."""
-    if not CFG.get("mountns"):
-        if UID >= 0 and os.getuid() == 0:
-            os.chown(WORK, UID, UID)
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    try:
-        _mount(libc, None, "/", None, MS_REC | MS_PRIVATE, None)
-    except OSError as e:
-        warnings.append("mount namespace unusable: %s" % e)
-        return
-    if PID1:
-        try:
-            _mount(libc, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
-            protections.append("fresh-proc")
-        except OSError as e:
-            warnings.append(str(e))
-        for p in ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"):
-            if os.path.exists(p):
-                try:
-                    _mount(libc, p, p, None, MS_BIND | MS_REC, None)
-                    _mount(libc, None, p, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None)
-                except OSError as e:
-                    warnings.append(str(e))
-    opts = "size=%dm,mode=0700" % int(CFG.get("tmpfs_mb", 64))
-    if UID >= 0:
-        opts += ",uid=%d,gid=%d" % (UID, UID)
-    try:
-        _mount(libc, "tmpfs", WORK, "tmpfs", MS_NOSUID | MS_NODEV, opts)
-        protections.append("private-tmpfs")
-    except OSError as e:
-        warnings.append(str(e))
-        if UID >= 0 and os.getuid() == 0:
-            os.chown(WORK, UID, UID)
-    hidden = 0
-    for h in CFG.get("hide", []):
-        if h and os.path.isdir(h) and os.path.realpath(h) not in ("/", WORK):
-            try:
-                _mount(libc, "tmpfs", h, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "size=4k,mode=0555")
-                hidden += 1
-            except OSError as e:
-                warnings.append(str(e))
-    if hidden:
-        protections.append("hidden-home")
-    flagmap = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": MS_NOATIME,
-               "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME, "strictatime": MS_STRICTATIME}
-    root_ro = False
-    hide = set(CFG.get("hide", []))
-    for mp, mopts in _mountinfo():
-        if mp == WORK or mp in hide or mp == "/proc" or mp.startswith("/proc/"):
-            continue
-        if mp == "/dev" or mp.startswith("/dev/"):
-            # device nodes stay usable (/dev/null); /dev/shm and friends become read-only
-            pass
-        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
-        for o in mopts:
-            flags |= flagmap.get(o, 0)
-        try:
-            _mount(libc, None, mp, None, flags, None)
-            if mp == "/":
-                root_ro = True
-        except OSError as e:
-            if mp == "/":
-                warnings.append(str(e))
-    if root_ro:
-        protections.append("readonly-root")
+def load_private(name, snapshot):
+    """Execute a harness file beside this one into a fresh namespace with its
+    own copy of the builtins."""
+    path = os.path.join(HERE, name)
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    ns = {"__name__": "triage_" + name.rsplit(".", 1)[0], "__file__": path, "__builtins__": dict(snapshot)}
+    exec(compile(src, path, "exec"), ns)
+    return ns
 
 
 def write_msg(fd, obj):
@@ -173,26 +114,27 @@ def short_message(report):
     return text[-1] if text else ""
 
 
+# Messages are authenticated with keyed BLAKE2b (a MAC by design, one C
+# call, cheaper than HMAC-SHA256 for these short lines).
+def sign_line(key, seq, data):
+    return hashlib.blake2b(b"%d:" % seq + data, key=key, digest_size=16).hexdigest().encode()
+
+
+def mac32(key, data):
+    return hashlib.blake2b(data, key=key, digest_size=32).digest()
+
+
 class Collector:
-    """pytest plugin: streams collection and per-test results to a pipe."""
+    """pytest plugin: streams collection and per-test results to a pipe.
+    emit is set per run, in the child, to a closure holding that run's pipe
+    and key."""
 
     def __init__(self):
-        self.fd = -1
+        self.emit = lambda obj: None
         self.coverage = False
         self.text_cap = 16000
         self.phases = {}
         self.lines = None
-
-    def emit(self, obj):
-        if self.fd < 0:
-            return
-        data = (json.dumps(obj) + "\n").encode()
-        try:
-            while data:
-                n = os.write(self.fd, data)
-                data = data[n:]
-        except OSError:
-            pass
 
     def pytest_collectreport(self, report):
         if report.failed:
@@ -224,6 +166,50 @@ class Collector:
             self.emit(ev)
 
 
+def make_emitter(wfd, key):
+    """A closure that signs and writes one event line; the key and the
+    sequence number live only in its cells."""
+    seq = [0]
+    dumps, write, blake = json.dumps, os.write, hashlib.blake2b
+
+    def emit(obj):
+        data = dumps(obj).encode()
+        mac = blake(b"%d:" % seq[0] + data, key=key, digest_size=16).hexdigest().encode()
+        seq[0] += 1
+        data = mac + b" " + data + b"\n"
+        try:
+            while data:
+                n = write(wfd, data)
+                data = data[n:]
+        except OSError:
+            pass
+
+    return emit
+
+
+def verify_lines(buf, key):
+    """Split a run's event stream into the events whose signature and
+    sequence number check out, and the count and a sample of lines that do
+    not (forged)."""
+    events, forged, sample = [], 0, ""
+    seq = 0
+    for line in bytes(buf).split(b"\n"):
+        if not line.strip():
+            continue
+        mac, _, data = line.partition(b" ")
+        if mac and hmac.compare_digest(mac, sign_line(key, seq, data)):
+            try:
+                events.append(json.loads(data))
+                seq += 1
+                continue
+            except ValueError:
+                pass
+        forged += 1
+        if not sample:
+            sample = line[:200].decode("utf-8", "replace")
+    return events, forged, sample
+
+
 def _make_tracer(lines):
     def local(frame, event, arg):
         if event == "line":
@@ -236,6 +222,9 @@ def _make_tracer(lines):
         return None
 
     return glob
+
+
+COVERAGE_HOOK = []
 
 
 def make_plugins(collector):
@@ -257,6 +246,7 @@ def make_plugins(collector):
                 sys.settrace(None)
                 threading.settrace(None)
 
+    COVERAGE_HOOK[:] = [Coverage.pytest_runtest_protocol]
     return [collector, Coverage()]
 
 
@@ -321,16 +311,16 @@ def test_xfail():
 '''
 
 
-def warm_up():
+def warm_up(wd):
     """Run pytest once in-process so every lazily imported module is loaded."""
     import pytest
 
-    wd = os.path.join(WORK, "warm")
     os.makedirs(wd, exist_ok=True)
     with open(os.path.join(wd, "solution.py"), "w") as f:
         f.write(WARM_SOLUTION)
     with open(os.path.join(wd, "test_solution.py"), "w") as f:
         f.write(WARM_TEST)
+    cwd = os.getcwd()
     os.chdir(wd)
     c = Collector()
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -342,7 +332,7 @@ def warm_up():
         os.dup2(saved, 1)
         os.close(saved)
         os.close(devnull)
-    os.chdir(WORK)
+    os.chdir(cwd)
     for name in list(sys.modules):
         mod = sys.modules.get(name)
         f = getattr(mod, "__file__", None) or ""
@@ -353,6 +343,34 @@ def warm_up():
         if k.startswith(wd):
             del sys.path_importer_cache[k]
     shutil.rmtree(wd, ignore_errors=True)
+
+
+def fallback_mounts(confine, opts):
+    """Without a new root (pivot_root failed): the old view, the host's tree
+    read-only with a private tmpfs work dir and hidden home folders."""
+    m = confine["Mounter"]()
+    try:
+        m.mount(None, "/", None, confine["MS_REC"] | confine["MS_PRIVATE"])
+    except OSError as e:
+        warnings.append("mount namespace unusable: %s" % e)
+        return
+    try:
+        m.mount("tmpfs", WORK, "tmpfs", confine["MS_NOSUID"] | confine["MS_NODEV"] | confine["MS_NOEXEC"], opts)
+        protections.append("private-tmpfs")
+    except OSError as e:
+        warnings.append(str(e))
+    for h in CFG.get("hide", []):
+        if h and os.path.isdir(h) and os.path.realpath(h) not in ("/", WORK):
+            try:
+                m.mount("tmpfs", h, "tmpfs", confine["MS_NOSUID"] | confine["MS_NODEV"] | confine["MS_RDONLY"], "size=4k,mode=0555")
+            except OSError as e:
+                warnings.append(str(e))
+    try:
+        m.mount("/", "/", None, confine["MS_BIND"] | confine["MS_REC"])
+        m.mount(None, "/", None, confine["MS_REMOUNT"] | confine["MS_BIND"] | confine["MS_RDONLY"])
+        protections.append("readonly-root")
+    except OSError as e:
+        warnings.append(str(e))
 
 
 def clear_workdir():
@@ -380,25 +398,22 @@ def kill_rest(child_pid):
             pass
     while True:
         try:
-            pid, _ = os.waitpid(-1, 0)
+            os.waitpid(-1, 0)
         except ChildProcessError:
             break
         except InterruptedError:
             continue
 
 
-def child_main(req, wfd, config, session, collector):
+def confine_child(req, ctx):
+    """The first steps of every run's child: own session, rlimits, stdin from
+    /dev/null, the unprivileged uid, the signal-handler filter."""
     try:
         os.close(3)
         os.close(4)
     except OSError:
         pass
     os.setsid()
-    try:
-        with open("/proc/self/oom_score_adj", "w") as f:
-            f.write("1000")
-    except OSError:
-        pass
     lim = req["limits"]
     for res, val in ((resource.RLIMIT_CPU, (lim["cpu_s"], lim["cpu_s"] + 1)),
                      (resource.RLIMIT_AS, (lim["as_bytes"],) * 2),
@@ -418,12 +433,18 @@ def child_main(req, wfd, config, session, collector):
         os.setgroups([])
         os.setgid(UID)
         os.setuid(UID)
-    over = []
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if ctx["child_filter"] is not None:
+        ctx["installer"].install(ctx["child_filter"])
 
-    def on_xfsz(signum, frame):
-        over.append(1)
 
-    signal.signal(signal.SIGXFSZ, on_xfsz)
+def child_main(req, wfd, key, ctx):
+    confine_child(req, ctx)
+    config, session, collector = ctx["config"], ctx["session"], ctx["collector"]
+    emit = make_emitter(wfd, key)
+    collector.emit = emit
+    collector.coverage = bool(req.get("coverage"))
+    collector.text_cap = int(req.get("text_cap", 16000))
     # Leftovers of an earlier (crashed) run in the shared capture files.
     capman = config.pluginmanager.getplugin("capturemanager")
     mc = getattr(capman, "_global_capturing", None)
@@ -434,12 +455,78 @@ def child_main(req, wfd, config, session, collector):
             tf.truncate()
         except Exception:
             pass
-    collector.fd = wfd
-    collector.coverage = bool(req.get("coverage"))
-    collector.text_cap = int(req.get("text_cap", 16000))
+    if req.get("kind") == "collect":
+        install_stub_solution(emit)
+        config.option.collectonly = True
+    sys.audit("triage.sandbox.arm", lambda why: emit({"t": "tamper", "why": why}), "pytest")
+    if req.get("kind") != "collect":
+        found = ctx["static"](req["program"])
+        if found:
+            for why in found:
+                emit({"t": "tamper", "why": "static check: " + why})
+            emit({"t": "done", "exit": 0, "output_limit": False})
+            os._exit(0)
     code = run_session(config, session, collector)
-    collector.emit({"t": "done", "exit": code, "output_limit": bool(over)})
+    emit({"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])})
     os._exit(0)
+
+
+def install_stub_solution(emit):
+    """A module standing in for solution.py while the test file is collected
+    without any program: every name imports, and any use of what was imported
+    (a call, a public attribute, a comparison) marks the collected ids as
+    unreliable (the test file computes parameters from the program)."""
+    import types
+
+    touched = []
+
+    def touch(*a, **k):
+        if not touched:
+            touched.append(1)
+            emit({"t": "stub_touched"})
+        return None
+
+    class Stub:
+        __slots__ = ()
+
+        def __getattr__(self, name):
+            # pytest probes collected names for _private and dunder markers
+            # (__test__, _pytestfixturefunction); a test file reading a public
+            # attribute of the program at collection time is what counts.
+            if not name.startswith("_"):
+                touch()
+            raise AttributeError(name)
+
+    for dunder in ("__call__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
+                   "__len__", "__iter__", "__getitem__", "__contains__", "__repr__", "__str__", "__format__",
+                   "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__neg__", "__index__",
+                   "__int__", "__float__", "__mro_entries__", "__instancecheck__", "__subclasscheck__", "__enter__"):
+        def meth(self, *a, _d=dunder, **k):
+            touch()
+            if _d in ("__hash__", "__len__", "__index__", "__int__"):
+                return 0
+            if _d in ("__repr__", "__str__", "__format__"):
+                return "<stub>"
+            if _d == "__bool__":
+                return True
+            if _d == "__iter__":
+                return iter(())
+            if _d == "__float__":
+                return 0.0
+            if _d == "__mro_entries__":
+                return (object,)
+            return NotImplemented if _d in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__") else None
+        setattr(Stub, dunder, meth)
+
+    class StubModule(types.ModuleType):
+        def __getattr__(self, name):
+            # No __all__: a star import brings nothing, so the ids are those
+            # of the test file's own tests.
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return Stub()
+
+    sys.modules["solution"] = StubModule("solution")
 
 
 def start_session(config):
@@ -493,71 +580,59 @@ def run_session(config, session, collector):
         return int(ExitCode.INTERNAL_ERROR)
 
 
-PYC_CACHE = {}
-PYC_CACHE_MAX = 512
-
-
-def place_rewritten_tests(config, tests):
-    """Give the child pytest's assertion-rewritten test module as a cached
+def make_pyc_placer(config):
+    """Give a run's child pytest's assertion-rewritten test module as a cached
     pyc, so a test file is parsed, rewritten and compiled once per worker
     rather than once per run. The rewrite is pytest's own (_rewrite_test);
     the worker only parses and compiles, it never runs the file. The pyc is
-    root-owned and read-only to the child."""
-    import hashlib
+    root-owned and read-only to the child. The cache lives in this closure
+    (not in a module global a program could read test files from)."""
+    import hashlib as _hashlib
     import importlib.util
     import marshal
     import warnings as _warnings
     from pathlib import Path
     from _pytest.assertion import rewrite
 
-    fn = Path(WORK) / "test_solution.py"
-    key = hashlib.sha256(tests.encode("utf-8", "surrogatepass")).hexdigest()
-    body = PYC_CACHE.get(key)
-    if body is None:
-        try:
-            with _warnings.catch_warnings():
-                _warnings.simplefilter("ignore")
-                _, co = rewrite._rewrite_test(fn, config)
-        except Exception:  # noqa: BLE001 - the child reports the error itself
-            return
-        body = marshal.dumps(co)
-        if len(PYC_CACHE) >= PYC_CACHE_MAX:
-            PYC_CACHE.pop(next(iter(PYC_CACHE)))
-        PYC_CACHE[key] = body
-    st = os.stat(fn)
-    cache_dir = rewrite.get_cache_dir(fn)
-    os.makedirs(cache_dir, mode=0o755, exist_ok=True)
-    header = importlib.util.MAGIC_NUMBER + b"\x00\x00\x00\x00" + struct.pack(
-        "<LL", int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF)
-    with open(cache_dir / ("test_solution" + rewrite.PYC_TAIL), "wb") as f:
-        f.write(header + body)
+    cache = {}
+    limit = 512
+
+    def place(tests):
+        fn = Path(WORK) / "test_solution.py"
+        key = _hashlib.sha256(tests.encode("utf-8", "surrogatepass")).hexdigest()
+        body = cache.get(key)
+        if body is None:
+            try:
+                with _warnings.catch_warnings():
+                    _warnings.simplefilter("ignore")
+                    _, co = rewrite._rewrite_test(fn, config)
+            except Exception:  # noqa: BLE001 - the child reports the error itself
+                return
+            body = marshal.dumps(co)
+            if len(cache) >= limit:
+                cache.pop(next(iter(cache)))
+            cache[key] = body
+        st = os.stat(fn)
+        cache_dir = rewrite.get_cache_dir(fn)
+        os.makedirs(cache_dir, mode=0o755, exist_ok=True)
+        header = importlib.util.MAGIC_NUMBER + b"\x00\x00\x00\x00" + struct.pack(
+            "<LL", int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF)
+        with open(cache_dir / ("test_solution" + rewrite.PYC_TAIL), "wb") as f:
+            f.write(header + body)
+
+    def path():
+        return str(rewrite.get_cache_dir(Path(WORK) / "test_solution.py") / ("test_solution" + rewrite.PYC_TAIL))
+
+    return place, path
 
 
-def run_one(req, config, session, collector):
-    clear_workdir()
-    for name, key in (("solution.py", "program"), ("test_solution.py", "tests")):
-        with open(os.path.join(WORK, name), "w", encoding="utf-8") as f:
-            f.write(req[key])
-        os.chmod(os.path.join(WORK, name), 0o644)
-    place_rewritten_tests(config, req["tests"])
-    r, w = os.pipe()
-    t0 = time.monotonic()
-    tp0 = os.times()
-    child_cpu = 0.0
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            child_main(req, w, config, session, collector)
-        finally:
-            os._exit(70)
-    os.close(w)
+def wait_child(pid, r, deadline, cap):
+    """Collect the child's pipe output until it exits or the deadline passes."""
     pidfd = os.pidfd_open(pid)
-    deadline = t0 + float(req["timeout_s"])
     buf = bytearray()
-    overflow = False
-    timed_out = False
+    overflow = timed_out = False
     status = None
+    child_cpu = 0.0
     fds = [r, pidfd]
     while True:
         remaining = deadline - time.monotonic()
@@ -572,7 +647,7 @@ def run_one(req, config, session, collector):
             data = os.read(r, 1 << 16)
             if not data:
                 fds.remove(r)
-            elif len(buf) < MAX_EVENT_BYTES:
+            elif len(buf) < cap:
                 buf += data
             else:
                 overflow = True
@@ -587,7 +662,7 @@ def run_one(req, config, session, collector):
             pass
     if r in fds:
         os.set_blocking(r, False)
-        while len(buf) < MAX_EVENT_BYTES:
+        while len(buf) < cap:
             try:
                 data = os.read(r, 1 << 16)
             except BlockingIOError:
@@ -595,22 +670,30 @@ def run_one(req, config, session, collector):
             if not data:
                 break
             buf += data
-    wall = time.monotonic() - t0
+    os.close(pidfd)
+    return buf, overflow, timed_out, status, child_cpu
+
+
+def fork_child(target):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            target(w)
+        finally:
+            os._exit(70)
+    os.close(w)
+    return pid, r
+
+
+def finish(resp, pid, r, status, t0, tp0, child_cpu):
+    resp["wall_ms"] = (time.monotonic() - t0) * 1000.0
     kill_rest(pid)
     if status is None:
         status = 9  # killed by us (timeout)
     os.close(r)
-    os.close(pidfd)
-    events = []
-    for line in bytes(buf).split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            pass
-    resp = {"id": req.get("id"), "events": events, "timed_out": timed_out, "overflow": overflow,
-            "wall_ms": wall * 1000.0, "child_cpu_ms": child_cpu * 1000.0}
+    resp["child_cpu_ms"] = child_cpu * 1000.0
     tp1 = os.times()
     resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0
     if os.WIFSIGNALED(status):
@@ -621,21 +704,330 @@ def run_one(req, config, session, collector):
     return resp
 
 
+def finish_without_child(resp, t0, tp0):
+    resp["wall_ms"] = (time.monotonic() - t0) * 1000.0
+    tp1 = os.times()
+    resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0
+    resp["exit"] = 0
+    clear_workdir()
+    return resp
+
+
+def run_one(req, ctx):
+    """A pytest run (kind run or collect)."""
+    clear_workdir()
+    files = [("test_solution.py", "tests")]
+    if req.get("kind") != "collect":
+        files.insert(0, ("solution.py", "program"))
+    for name, field in files:
+        with open(os.path.join(WORK, name), "w", encoding="utf-8") as f:
+            f.write(req[field])
+        os.chmod(os.path.join(WORK, name), 0o644)
+    ctx["place_pyc"](req["tests"])
+    key = os.urandom(32)
+    t0, tp0 = time.monotonic(), os.times()
+    pid, r = fork_child(lambda w: child_main(req, w, key, ctx))
+    buf, overflow, timed_out, status, child_cpu = wait_child(pid, r, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES)
+    events, forged, sample = verify_lines(buf, key)
+    resp = {"id": req.get("id"), "events": events, "timed_out": timed_out, "overflow": overflow}
+    if forged:
+        resp["forged"] = forged
+        resp["forged_sample"] = sample
+    return finish(resp, pid, r, status, t0, tp0, child_cpu)
+
+
+def recheck_child(req, w, key, code, ctx):
+    confine_child(req, ctx)
+    sys.path.insert(0, WORK)
+
+    def tamper(why, _key=key, _dumps=json.dumps, _mac=mac32, _write=os.write, _pack=struct.pack):
+        body = _dumps({"tamper_event": why}).encode()
+        mac = _mac(_key, b"recheck" + body)
+        _write(w, _pack(">I", len(body) + 32) + mac + body)
+
+    sys.audit("triage.sandbox.arm", tamper, "recheck")
+    ctx["recheck"](code, os.path.join(WORK, "test_solution.py"), WORK, key, w)
+    os._exit(0)
+
+
+def read_recheck(buf, key):
+    """The recheck child's messages: (reports, tamper events, forged count)."""
+    reports, tampers, forged = [], [], 0
+    data = bytes(buf)
+    i = 0
+    while i + 4 <= len(data):
+        (n,) = struct.unpack(">I", data[i:i + 4])
+        body = data[i + 4:i + 4 + n]
+        i += 4 + n
+        if len(body) != n or n < 32:
+            forged += 1
+            break
+        mac, msg = body[:32], body[32:]
+        if not hmac.compare_digest(mac, mac32(key, b"recheck" + msg)):
+            forged += 1
+            continue
+        try:
+            obj = json.loads(msg)
+        except ValueError:
+            forged += 1
+            continue
+        if "tamper_event" in obj:
+            tampers.append(obj["tamper_event"])
+        else:
+            reports.append(obj)
+    if i != len(data):
+        forged += 1
+    return reports, tampers, forged
+
+
+def make_test_compiler():
+    """Compiles test files for the re-check, once per test file; the cache
+    lives in this closure."""
+    cache = {}
+    limit = 512
+
+    def code_of(tests):
+        key = hashlib.sha256(tests.encode("utf-8", "surrogatepass")).digest()
+        code = cache.get(key)
+        if code is None:
+            code = compile(tests, os.path.join(WORK, "test_solution.py"), "exec", dont_inherit=True)
+            if len(cache) >= limit:
+                cache.pop(next(iter(cache)))
+            cache[key] = code
+        return code
+
+    return code_of
+
+
+def recheck_one(req, ctx):
+    clear_workdir()
+    with open(os.path.join(WORK, "solution.py"), "w", encoding="utf-8") as f:
+        f.write(req["program"])
+    os.chmod(os.path.join(WORK, "solution.py"), 0o644)
+    key = os.urandom(32)
+    t0, tp0 = time.monotonic(), os.times()
+    try:
+        code = ctx["compile_tests"](req["tests"])
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+        body = {"n": 0, "verdicts": "", "first": "", "unsupported": "", "tamper": "", "load_error": "%s: %s" % (type(e).__name__, e)}
+        return finish_without_child({"id": req.get("id"), "events": [], "timed_out": False, "overflow": False,
+                                     "recheck": {"reports": [body], "tamper": [], "forged": 0}}, t0, tp0)
+    pid, r = fork_child(lambda w: recheck_child(req, w, key, code, ctx))
+    buf, overflow, timed_out, status, child_cpu = wait_child(pid, r, t0 + float(req["timeout_s"]), MAX_RECHECK_BYTES)
+    reports, tampers, forged = read_recheck(buf, key)
+    resp = {"id": req.get("id"), "events": [], "timed_out": timed_out, "overflow": overflow,
+            "recheck": {"reports": reports, "tamper": tampers, "forged": forged + (1 if overflow else 0)}}
+    return finish(resp, pid, r, status, t0, tp0, child_cpu)
+
+
+def private_modules(names, snapshot):
+    """Fresh copies of pure-Python modules (and their submodules), executed
+    with their own builtins and kept out of sys.modules: the recheck
+    harness's unittest and pytest.approx/raises, which a program's patches
+    of the shared modules do not reach."""
+    saved = {}
+    for k in list(sys.modules):
+        if any(k == n or k.startswith(n + ".") for n in names):
+            saved[k] = sys.modules.pop(k)
+    import importlib.machinery
+
+    class Finder:
+        @staticmethod
+        def find_spec(fullname, path=None, target=None):
+            if not any(fullname == n or fullname.startswith(n + ".") for n in names):
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None:
+                return spec
+            inner = spec.loader
+
+            class Loader:
+                def create_module(self, s):
+                    return None
+
+                def exec_module(self, module):
+                    module.__dict__["__builtins__"] = dict(snapshot)
+                    inner.exec_module(module)
+
+            spec.loader = Loader()
+            return spec
+
+    sys.meta_path.insert(0, Finder)
+    out = {}
+    try:
+        import importlib
+
+        for n in names:
+            importlib.import_module(n)
+        for k in list(sys.modules):
+            if any(k == n or k.startswith(n + ".") for n in names):
+                out[k] = sys.modules.pop(k)
+    finally:
+        sys.meta_path.remove(Finder)
+        sys.modules.update(saved)
+    return out
+
+
+def recheck_api(snapshot):
+    import inspect
+    import io
+    import platform
+    import types
+    import unittest
+    import warnings as _warnings
+    from pathlib import Path
+
+    import pytest
+    import _pytest.capture
+    import _pytest.monkeypatch
+    import _pytest.outcomes
+    import _pytest.python
+    import _pytest.recwarn
+    from _pytest.config import parse_warning_filter
+
+    try:
+        from _pytest._py.path import LocalPath
+    except ImportError:
+        LocalPath = None
+    priv = private_modules(["unittest", "_pytest.python_api"], snapshot)
+    pytest_dict = dict(pytest.__dict__)
+    papi = priv.get("_pytest.python_api")
+    if papi is not None:
+        pytest_dict["approx"] = papi.approx
+        pytest_dict["raises"] = papi.raises
+    pristine = {}
+    for name, mod in list(sys.modules.items()):
+        if isinstance(mod, types.ModuleType) and "." not in name and name not in ("solution", "test_solution", "__main__"):
+            pristine[name] = dict(mod.__dict__)
+    ut = priv.get("unittest", unittest)
+    api = {
+        "os_write": os.write, "os_makedirs": os.makedirs, "mac32": mac32, "json_dumps": json.dumps,
+        "struct_pack": struct.pack, "ModuleType": types.ModuleType, "FunctionType": types.FunctionType,
+        "CodeType": types.CodeType, "isfunction": inspect.isfunction, "isclass": inspect.isclass,
+        "isgeneratorfunction": inspect.isgeneratorfunction, "iscoroutinefunction": inspect.iscoroutinefunction,
+        "isabstract": inspect.isabstract, "ismethod": inspect.ismethod, "getattr_static": inspect.getattr_static,
+        "signature": inspect.signature, "Parameter": inspect.Parameter, "builtins": snapshot,
+        "import": snapshot["__import__"], "pytest_dict": pytest_dict, "pristine": pristine, "private": priv,
+        "Skipped": _pytest.outcomes.Skipped, "XFailed": _pytest.outcomes.XFailed, "Failed": _pytest.outcomes.Failed,
+        "CaptureIO": _pytest.capture.CaptureIO, "CaptureResult": _pytest.capture.CaptureResult,
+        "MonkeyPatch": _pytest.monkeypatch.MonkeyPatch, "WarningsRecorder": _pytest.recwarn.WarningsRecorder,
+        "parse_warning_filter": parse_warning_filter, "LocalPath": LocalPath, "Path": Path,
+        "mkdtemp": tempfile.mkdtemp, "TemporaryFile": tempfile.TemporaryFile, "TextIOWrapper": io.TextIOWrapper,
+        "warnings": _warnings, "sys": sys, "os": os, "platform": platform,
+        "unittest_TestCase": ut.TestCase, "unittest_TestLoader": ut.TestLoader,
+        "unittest_TestResult": ut.TestResult, "unittest_SkipTest": ut.SkipTest,
+        "dup": os.dup, "dup2": os.dup2, "close": os.close, "fdopen": os.fdopen, "lseek": os.lseek,
+        "ignored_attributes": _pytest.python.IGNORED_ATTRIBUTES,
+    }
+    return api
+
+
+def trusted_code_prefixes():
+    import sysconfig
+
+    prefixes = {"<frozen ", HERE + "/"}
+    paths = sysconfig.get_paths()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        p = paths.get(key)
+        if p:
+            prefixes.add(p.rstrip("/") + "/")
+            prefixes.add(os.path.realpath(p).rstrip("/") + "/")
+    for p in sys.path:
+        if p.endswith("-packages") or p.endswith("lib-dynload"):
+            prefixes.add(p.rstrip("/") + "/")
+    return sorted(prefixes)
+
+
+def hook_spec(ctx, pyc_path):
+    """What the audit hook needs to know, resolved now: the genuine code
+    objects of the few functions that may touch frames (see guard.py)."""
+    import collections
+    import enum
+    import importlib._bootstrap_external as ibe
+    import logging
+    import pathlib
+    import traceback
+    import types
+    import typing
+    import unittest.result
+    import _pytest
+    from _pytest.assertion import rewrite
+
+    g = ctx["guard"]
+    code_ids, module_code_ids = g["code_ids"], g["module_code_ids"]
+    ss = traceback.StackSummary
+    extended = [c for c in ss.extract.__func__.__code__.co_consts if getattr(c, "co_name", "") == "extended_frame_gen"]
+    helpers = code_ids([logging.currentframe, traceback.walk_stack, traceback.walk_tb, traceback._walk_tb_with_full_positions])
+    helpers |= {id(c) for c in extended}
+    g["keep"].extend(extended)
+    pytest_mods = [m for n, m in list(sys.modules.items()) if n == "_pytest" or n.startswith("_pytest.")]
+    tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging])
+    return {
+        "prefixes": trusted_code_prefixes(),
+        "names": [os.path.join(WORK, "test_solution.py")],
+        "work": WORK,
+        "allowed_pyc": [pyc_path],
+        "no_leak": {
+            "getframe": code_ids([collections.namedtuple, typing._caller, enum.EnumType._create_, logging.Logger.findCaller,
+                                  traceback.extract_stack, traceback.format_stack, traceback.print_stack]),
+            "tb_frame": code_ids([ss._extract_from_extended_frame_gen, ss.extract, traceback.clear_frames]),
+        },
+        "capture_check": code_ids([ss._extract_from_extended_frame_gen, ss.extract]),
+        "helpers": helpers,
+        "pytest_context": {"tb_frame": tb_context, "getframe": set(), "trace": code_ids([ctx["coverage_hook"]])},
+        "marshal": {id(ibe._compile_bytecode.__code__): "bytecode_path", id(rewrite._read_pyc.__code__): "pyc"},
+        "code_flaggers": code_ids([types.coroutine]),
+        "main_thread": threading.get_ident(),
+        "path_types": [pathlib.PosixPath, pathlib.PurePosixPath],
+    }
+
+
 def main():
+    global WORK
+    phases = {}
+    clock = [time.process_time()]
+
+    def phase(name):
+        now = time.process_time()
+        phases[name] = phases.get(name, 0.0) + (now - clock[0]) * 1000.0
+        clock[0] = now
+
+    snapshot = dict(builtins.__dict__)
+    guard = load_private("guard.py", snapshot)
+    confine = load_private("confine.py", snapshot)
+    recheck_ns = load_private("recheck.py", snapshot)
     if PID1:
         # PID 1 gets no default signal actions; make SIGTERM/SIGINT end the worker.
         signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
         signal.signal(signal.SIGINT, lambda *a: os._exit(0))
         protections.append("pidns")
-    setup_mounts()
+    sys.dont_write_bytecode = True
+    host_work = WORK
+    phase("load")
+    warm_up(os.path.join(host_work, ".warm-%d" % os.getpid()))
+    phase("warm-pytest")
+    opts = "size=%dm,mode=0700" % int(CFG.get("tmpfs_mb", 64))
+    if UID >= 0:
+        opts += ",uid=%d,gid=%d" % (UID, UID)
+    if ISOLATE and "mount-allowlist" in DISABLE:
+        fallback_mounts(confine, opts)
+    elif ISOLATE:
+        try:
+            entries, dynload, _, _ = confine["view_entries"](sys.modules)
+            WORK = confine["build_root"](host_work, entries, dynload, opts, UID)
+            protections.extend(["mount-allowlist", "readonly-root", "private-tmpfs"])
+        except OSError as e:
+            warnings.append("mount allowlist unavailable (%s); the host tree stays visible read-only" % e)
+            fallback_mounts(confine, opts)
+    elif UID >= 0 and os.getuid() == 0:
+        os.chown(WORK, UID, UID)
+    phase("mount-allowlist" if "mount-allowlist" in protections else "mounts")
     os.environ["HOME"] = WORK
     os.environ["TMPDIR"] = WORK
     os.environ["USER"] = "sandbox"
     os.environ["LOGNAME"] = "sandbox"
     tempfile.tempdir = WORK
-    sys.dont_write_bytecode = True
     os.chdir(WORK)
-    warm_up()
     from _pytest.config import _prepareconfig
 
     collector = Collector()
@@ -650,19 +1042,62 @@ def main():
     os.dup2(devnull, 1)  # pytest's terminal output of each run is not needed
     os.close(devnull)
     session = start_session(config)
+    place_pyc, pyc_path = make_pyc_placer(config)
+    phase("pytest-session")
+    ctx = {"config": config, "session": session, "collector": collector, "place_pyc": place_pyc,
+           "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot)),
+           "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
+           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler()}
+    phase("recheck")
+    if "audit-hook" not in DISABLE:
+        guard["install_audit_hook"](hook_spec(ctx, pyc_path()))
+        protections.append("audit-hook")
+        phase("audit-hook")
+    if "static-check" in DISABLE:
+        ctx["static"] = lambda program: []
+    else:
+        protections.append("static-check")
+    protections.extend(["signed-reports", "recheck"])
     if UID >= 0 and os.getuid() == 0:
         protections.append("uid-drop")
     protections.append("rlimits")
+    # The output cap's signal is caught here, once: a run's child may not
+    # install handlers after its seccomp filter.
+    signal.signal(signal.SIGXFSZ, lambda *a: ctx["xfsz"].append(1))
+    if ISOLATE and "seccomp" not in DISABLE:
+        if confine["seccomp_supported"]():
+            try:
+                inst = confine["FilterInstaller"]()
+                worker_filter = inst.prepare(confine["seccomp_filter"]())
+                ctx["child_filter"] = inst.prepare(confine["no_signal_handlers_filter"]())
+                ctx["installer"] = inst
+                inst.install(worker_filter)
+                protections.extend(["seccomp", "no-new-privs"])
+            except OSError as e:
+                ctx["child_filter"] = None
+                warnings.append("seccomp unavailable: %s" % e)
+        else:
+            warnings.append("seccomp filter is written for x86-64 only; not installed on %s" % os.uname().machine)
+    phase("seccomp")
+    # ctypes did its work (mounts, filters); a program cannot import it from
+    # sys.modules (nor from the file system: the new root leaves _ctypes out).
+    for name in list(sys.modules):
+        if name == "ctypes" or name.startswith("ctypes.") or name == "_ctypes":
+            del sys.modules[name]
     gc.collect()
     gc.freeze()
+    phase("other")
     write_msg(4, {"t": "hello", "pid": os.getpid(), "protections": protections, "warnings": warnings,
-                  "python": sys.version.split()[0]})
+                  "python": sys.version.split()[0], "startup_cpu_ms": phases})
     while True:
         req = read_msg(3)
         if req is None:
             return
         try:
-            resp = run_one(req, config, session, collector)
+            if req.get("kind") == "recheck":
+                resp = recheck_one(req, ctx)
+            else:
+                resp = run_one(req, ctx)
         except Exception as e:  # noqa: BLE001 - infrastructure failure, reported to Go
             resp = {"id": req.get("id"), "error": "%s: %s" % (type(e).__name__, e)}
         write_msg(4, resp)
