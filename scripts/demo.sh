@@ -1,39 +1,55 @@
 #!/usr/bin/env bash
-# demo.sh BIN OUT — the main job on the embedded default:
+# demo.sh BIN OUT — the main job on the embedded default checkpoint:
 #   1. validate the bundled task set in the sandbox,
-#   2. build its exhaustive repair-tree corpus with the offline mutate proposer
+#   2. live best-first search with the learned policy on the bundled test tasks
+#      (one root each, budget 16): per task solved or not, expansions, tokens, the fix as a diff,
+#   3. build the exhaustive repair-tree corpus of the test split with the offline mutate proposer
 #      (k = 3, depth 4; resumable: rerunning continues an interrupted build),
-#   3. print corpus statistics,
-#   4. tune REx's and UCT's constants on the validation split,
-#   5. replay every baseline search policy on the test split, writing the
-#      Markdown table, JSON and an HTML report with success curves and a tree viewer.
-# ROOTS (default 1: about 139 trees, minutes on 2 cores; ROOTS=5 builds the README corpus)
-# and WORKERS (default: cores) scale the build.
+#   4. print its statistics,
+#   5. replay the learned policy and every baseline on it: the table, JSON and an HTML report with
+#      success curves and a tree viewer that shows the learned policy's ranked frontier.
+# REx's and UCT's constants come from checkpoints/default/baselines.json, tuned on the validation
+# split of the corpus the checkpoint was trained on (make checkpoint); TUNE=1 tunes them here on a
+# val-split corpus instead (a few more minutes).
+# ROOTS (default 1; 5 is the README corpus) and WORKERS (default: cores) scale the build.
 set -euo pipefail
 BIN=${1:-bin/triage}
 OUT=${2:-out/demo}
 ROOTS=${ROOTS:-1}
 WORKERS=${WORKERS:-$(nproc)}
+TUNE=${TUNE:-0}
+PARAMS=checkpoints/default/baselines.json
 mkdir -p "$OUT"
+SECONDS=0
+step() { echo "== [$(printf '%3d' $SECONDS)s] $*" >&2; }
 
-echo "== 1/5 validate the bundled tasks" >&2
-"$BIN" tasks validate --tasks bundled --workers "$WORKERS"
+step "1/5 validate the bundled tasks"
+"$BIN" tasks validate --tasks bundled --workers "$WORKERS" | tee "$OUT/validate.txt" | tail -n 12
 
-echo "== 2/5 build the corpus into $OUT/corpus (k=3, depth 4, $ROOTS roots per task)" >&2
+step "2/5 live search: the learned policy (embedded default checkpoint) on the test tasks, budget 16"
+rm -rf "$OUT/live"
+"$BIN" search --tasks bundled --split test --roots 1 --policy learned --budget 16 \
+  --workers "$WORKERS" --out "$OUT/live" --json-file "$OUT/live.json" | tee "$OUT/live.md"
+
+step "3/5 build the test split's corpus into $OUT/corpus (k=3, depth 4, $ROOTS roots per task)"
+splits=test
+[ "$TUNE" = 1 ] && splits=val,test
 resume=()
 [ -e "$OUT/corpus/manifest.json" ] && resume=(--resume)
-"$BIN" corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots "$ROOTS" \
+"$BIN" corpus build --tasks bundled --split "$splits" --proposer mutate --k 3 --depth 4 --roots "$ROOTS" \
   --workers "$WORKERS" --out "$OUT/corpus" "${resume[@]}"
 
-echo "== 3/5 corpus statistics" >&2
+step "4/5 corpus statistics"
 "$BIN" corpus stats "$OUT/corpus"
 
-echo "== 4/5 tune the papers' hyperparameters on the validation split" >&2
-rm -f "$OUT/tuned.json"
-"$BIN" tune --corpus "$OUT/corpus" --split val --policy rex --grid 'C=1,5,10,20' --out "$OUT/tuned.json"
-"$BIN" tune --corpus "$OUT/corpus" --split val --policy uct --grid 'C=0.5,0.7,0.9' --out "$OUT/tuned.json"
+if [ "$TUNE" = 1 ]; then
+  PARAMS=$OUT/tuned.json
+  rm -f "$PARAMS"
+  "$BIN" tune --corpus "$OUT/corpus" --split val --policy rex --grid 'C=1,5,10,20' --out "$PARAMS"
+  "$BIN" tune --corpus "$OUT/corpus" --split val --policy uct --grid 'C=0.5,0.7,0.9' --out "$PARAMS"
+fi
 
-echo "== 5/5 replay every baseline on the test split" >&2
-"$BIN" eval --corpus "$OUT/corpus" --split test --params "$OUT/tuned.json" \
-  --json "$OUT/eval.json" --report "$OUT/eval.html" | tee "$OUT/eval.md"
-echo "report: $OUT/eval.html  table: $OUT/eval.md  json: $OUT/eval.json" >&2
+step "5/5 replay the learned policy and every baseline on the test split"
+"$BIN" eval --corpus "$OUT/corpus" --split test --params "$PARAMS" \
+  --json-file "$OUT/eval.json" --report "$OUT/eval.html" | tee "$OUT/eval.md"
+step "done: report $OUT/eval.html  table $OUT/eval.md  live search $OUT/live.md"

@@ -78,8 +78,8 @@ type Options struct {
 
 // DefaultOptions are the options of the embedded default (--arch small).
 func DefaultOptions() Options {
-	return Options{Arch: "small", DType: "f32", Batch: 64, Accum: 1, Epochs: 6, LR: 3e-3, Warmup: 0.05,
-		MinLR: 0.05, WeightDecay: 1e-4, ClipNorm: 1, Seed: 1, ValEvery: 200, Shuffle: 4096,
+	return Options{Arch: "small", DType: "f32", Batch: 64, Accum: 1, Epochs: 4, LR: 3e-3, Warmup: 0.05,
+		MinLR: 0.05, WeightDecay: 1e-4, ClipNorm: 1, Seed: 1, ValEvery: 100, Shuffle: 4096,
 		Bag: model.DefaultBagConfig(), Limits: model.DefaultLimits(), HeadHidden: 64, MaxDepth: 4}
 }
 

@@ -26,6 +26,7 @@ func init() { register("corpus", newCorpusBuildCmd) }
 
 type corpusBuildFlags struct {
 	tasks, proposer, out, shard  string
+	splits                       []string
 	k, depth, roots, workers     int
 	tasksPerShard, refRuns       int
 	rowsPerGroup                 int64
@@ -79,6 +80,7 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 		Example: `  triage corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots 5 --out corpus/
   triage corpus build --tasks tasks.jsonl --shard $JOB_COMPLETION_INDEX/8 --out /data/corpus --resume
   triage corpus build --tasks tasks.jsonl --strict --test-timeout-floor 1s --out c/
+  triage corpus build --tasks bundled --split val,test --roots 1 --out out/evalonly
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return corpusBuildHandler(cmd.Context(), f) },
 	}
@@ -88,6 +90,7 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.IntVar(&f.k, "k", 3, "edits proposed per node")
 	fl.IntVar(&f.depth, "depth", 4, "maximum depth D (root = 0)")
 	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
+	fl.StringSliceVar(&f.splits, "split", []string{"all"}, "build the tasks of these splits: all, or a comma list of train, val, test")
 	fl.StringVar(&f.out, "out", "", "output folder")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "sandbox workers (tests run at once); 4 trees per worker grow at once")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutate proposer and of root injection")
@@ -111,6 +114,29 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the slowest sets the limit)")
 	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
 	return c
+}
+
+// tasksOfSplits keeps the tasks whose split is one of splits ("all" keeps
+// every task).
+func tasksOfSplits(tasks []corpus.Task, splits []string) ([]corpus.Task, error) {
+	want := map[string]bool{}
+	for _, s := range splits {
+		switch s {
+		case "all":
+			want[corpus.SplitTrain], want[corpus.SplitVal], want[corpus.SplitTest] = true, true, true
+		case corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
+			want[s] = true
+		default:
+			return nil, fmt.Errorf("unknown split %q (want train, val or test)", s)
+		}
+	}
+	var kept []corpus.Task
+	for _, t := range tasks {
+		if want[t.Split] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, nil
 }
 
 // parseShard parses "i/n".
@@ -183,6 +209,9 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 			}
 			return badInput("%v%s; fix the file or pass --skip-bad-lines", bad[0], more)
 		}
+	}
+	if tasks, err = tasksOfSplits(tasks, f.splits); err != nil {
+		return badInput("--split: %v", err)
 	}
 	if len(tasks) == 0 {
 		return badInput("%s: no valid task", f.tasks)

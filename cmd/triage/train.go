@@ -321,11 +321,9 @@ func corpusRecord(dirs []string) (train.SourceRecord, error) {
 	rec := train.SourceRecord{}
 	h := sha256.New()
 	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			abs = d
-		}
-		rec.Corpus = append(rec.Corpus, abs)
+		// As given: a relative path stays relative, so a checkpoint made in
+		// a checkout does not record the machine's folders.
+		rec.Corpus = append(rec.Corpus, filepath.Clean(d))
 		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
 		sort.Strings(files)
 		for _, f := range files {
