@@ -66,6 +66,15 @@ func ListShards(dirs ...string) ([]string, error) {
 	return out, nil
 }
 
+// ErrCorruptShard marks a shard file that cannot be decoded: not Parquet,
+// truncated, or with damaged pages. It is bad input, not a failed job.
+var ErrCorruptShard = errors.New("not a readable corpus shard")
+
+// corruptShard wraps a decoding error of the shard at path.
+func corruptShard(path string, err any) error {
+	return fmt.Errorf("shard %s: %w: %v", path, ErrCorruptShard, err)
+}
+
 // openShard opens a Parquet file with parquet.OpenFile, which returns an
 // error on a truncated or foreign file; a panic inside it on a corrupt
 // footer is turned into an error too.
@@ -82,13 +91,13 @@ func openShard(path string) (pf *parquet.File, file *os.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f.Close()
-			pf, file, err = nil, nil, fmt.Errorf("shard %s: corrupt file: %v", path, r)
+			pf, file, err = nil, nil, corruptShard(path, r)
 		}
 	}()
 	pf, err = parquet.OpenFile(f, st.Size())
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("shard %s: %w", path, err)
+		return nil, nil, corruptShard(path, err)
 	}
 	return pf, f, nil
 }
@@ -120,7 +129,7 @@ func withShard(path string, fn func(pf *parquet.File) error) (err error) {
 	defer f.Close()
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("shard %s: corrupt data: %v", path, r)
+			err = corruptShard(path, r)
 		}
 	}()
 	return fn(pf)
@@ -144,7 +153,7 @@ func scanFile[T any](path string, batch int, fn func([]T) error) error {
 				return nil
 			}
 			if rerr != nil {
-				return fmt.Errorf("read shard %s: %w", path, rerr)
+				return corruptShard(path, rerr)
 			}
 			clear(buf)
 		}

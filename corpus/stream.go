@@ -285,7 +285,7 @@ func groupTrees[T any](pf *parquet.File, path string, batch int, treeID func(*T)
 			return flush()
 		}
 		if rerr != nil {
-			return fmt.Errorf("read shard %s: %w", path, rerr)
+			return corruptShard(path, rerr)
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -216,4 +218,62 @@ func writeRows(t *testing.T, path string, parts ...[]NodeRow) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestCorruptShard: a shard that is not Parquet, is cut short or has
+// damaged pages is ErrCorruptShard to every reader that decodes it, so the
+// CLI can call it bad input.
+func TestCorruptShard(t *testing.T) {
+	good := splitCorpus(t)
+	whole, err := os.ReadFile(filepath.Join(good, ShardFileName(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		data     []byte
+		footerOK bool // InspectShard reads the footer alone
+	}{
+		{"garbage", []byte("garbage bytes, not Parquet"), false},
+		{"truncated", whole[:len(whole)/2], false},
+		{"empty", nil, false},
+		{"damaged pages", damaged(whole), true},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ShardFileName(0)), c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reads := map[string]func() error{
+			"LoadTrees":    func() error { _, err := LoadTrees(dir); return err },
+			"ComputeStats": func() error { _, err := ComputeStats(dir); return err },
+			"InspectShard": func() error { _, err := InspectShard(filepath.Join(dir, ShardFileName(0))); return err },
+			"OpenTrees": func() error {
+				r, err := OpenTrees([]string{dir}, ReadOptions{Columns: ReplayColumns})
+				if err != nil {
+					return err
+				}
+				defer r.Close()
+				_, err = r.Next()
+				return err
+			},
+		}
+		if c.footerOK {
+			delete(reads, "InspectShard")
+		}
+		for name, read := range reads {
+			if err := read(); !errors.Is(err, ErrCorruptShard) {
+				t.Errorf("%s shard, %s: %v, want ErrCorruptShard", c.name, name, err)
+			}
+		}
+	}
+}
+
+// damaged returns a copy of a shard with bytes of its data pages (between
+// the leading magic and the footer) overwritten.
+func damaged(shard []byte) []byte {
+	out := slices.Clone(shard)
+	for i := 8; i < len(out)/2; i += 97 {
+		out[i] ^= 0x5a
+	}
+	return out
 }

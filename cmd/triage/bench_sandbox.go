@@ -27,15 +27,22 @@ func newBenchSandboxCmd() *cobra.Command {
 mutants, crashing and non-importing programs; embedded) through the sandbox
 executor and through 'python3 -m pytest' one process per run, with the same
 concurrency, and compares every run's per-test verdicts. Progress goes to stderr.`,
+		Example: `  triage bench sandbox
+  triage bench sandbox --runs 40 --workers 2 --test-timeout 5s --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runs < 0 || workers < 0 {
-				return badInput("--runs and --workers must not be negative")
+			if runs < 1 {
+				return badInput("--runs %d: want ≥ 1", runs)
+			}
+			if timeout <= 0 {
+				return badInput("--test-timeout %v: want a positive limit", timeout)
+			}
+			nw, err := resolveWorkers(workers)
+			if err != nil {
+				return err
 			}
 			opts := sandbox.DefaultOptions()
-			if timeout > 0 {
-				opts.Timeout = timeout
-			}
-			res, err := sandbox.Bench(cmd.Context(), sandbox.BenchOptions{Runs: runs, Workers: workers, Pool: opts, Progress: os.Stderr})
+			opts.Timeout = timeout
+			res, err := sandbox.Bench(cmd.Context(), sandbox.BenchOptions{Runs: runs, Workers: nw, Pool: opts, Progress: os.Stderr})
 			if err != nil {
 				return fmt.Errorf("bench sandbox: %w", err)
 			}
@@ -55,8 +62,9 @@ concurrency, and compares every run's per-test verdicts. Progress goes to stderr
 			return nil
 		},
 	}
-	c.Flags().IntVar(&runs, "runs", 220, "runs on each side")
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side (default: number of CPUs)")
-	c.Flags().DurationVar(&timeout, "timeout", 0, "wall-clock limit per run (default 10s)")
+	c.Flags().IntVar(&runs, "runs", 220, "runs on each side (≥ 1)")
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+workersZero)
+	c.Flags().DurationVar(&timeout, "test-timeout", sandbox.DefaultOptions().Timeout, "wall-clock limit of one test-suite run (> 0)")
+	deprecatedAlias(c, "timeout", "test-timeout")
 	return c
 }

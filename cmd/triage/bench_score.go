@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/spf13/cobra"
 
 	"triage/model"
@@ -34,25 +32,18 @@ timing, then --reps passes are timed.
 
 --arch tiny is a 2-layer, 64-wide Qwen3 (a CPU check); 0.6b is Qwen3-0.6B's shape.
 --backend go (CPU), xla:cuda, or xla:/path/to/pjrt_plugin.so.
-PyTorch on one H200 (../shared/anchors): 160 edges/s eager, 322 compiled.`,
+PyTorch on one H200 (the project's reference measurement): 160 edges/s
+eager, 322 compiled.`,
+		Example: `  triage bench score --arch tiny --parents 4 --reps 1
+  triage bench score --backend xla:cuda --arch 0.6b --dtype bf16 --modes packed --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var cfg model.Config
-			switch arch {
-			case "tiny", "small":
-				cfg = model.SmallConfig()
-			case "0.6b":
-				cfg = model.Qwen3_0_6B()
-			default:
-				return badInput("--arch %q: want tiny or 0.6b", arch)
+			cfg, dt, err := benchModel(arch, dtype)
+			if err != nil {
+				return err
 			}
-			var dt dtypes.DType
-			switch dtype {
-			case "f32", "float32":
-				dt = dtypes.Float32
-			case "bf16", "bfloat16":
-				dt = dtypes.BFloat16
-			default:
-				return badInput("--dtype %q: want f32 or bf16", dtype)
+			modeList, err := parseList("--modes", modes, "packed", "unpacked")
+			if err != nil {
+				return err
 			}
 			if parents <= 0 || k <= 0 || reps <= 0 || rows <= 0 || edit <= 0 || tokens <= edit {
 				return badInput("--parents, --k, --reps, --rows, --edit-tokens must be positive and --tokens-per-edge > --edit-tokens")
@@ -68,7 +59,7 @@ PyTorch on one H200 (../shared/anchors): 160 edges/s eager, 322 compiled.`,
 			res, err := model.BenchScore(cmd.Context(), be, model.BenchOptions{
 				Config: cfg, Options: model.Options{DType: dt, Seed: int64(seed)},
 				Parents: parents, K: k, TokensPerEdge: tokens, EditTokens: edit,
-				MaxRows: rows, Reps: reps, Seed: seed, Modes: strings.Split(modes, ","),
+				MaxRows: rows, Reps: reps, Seed: seed, Modes: modeList,
 			})
 			if err != nil {
 				return fmt.Errorf("bench score: %w", err)

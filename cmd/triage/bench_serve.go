@@ -51,8 +51,15 @@ It fails (exit 1) when any request failed.`,
   triage bench serve --url http://127.0.0.1:8080 --token-file tok`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if lo.Clients <= 0 || lo.Duration <= 0 || lo.EdgesPerRequest <= 0 {
-				return badInput("--clients, --duration and --edges must be positive")
+			if lo.Clients <= 0 || lo.Duration <= 0 || lo.EdgesPerRequest <= 0 || lo.Timeout <= 0 {
+				return badInput("--clients, --duration, --edges and --request-timeout must be positive")
+			}
+			var modeList []string
+			if url == "" {
+				var err error
+				if modeList, err = parseList("--modes", modes, "batch", "nobatch"); err != nil {
+					return err
+				}
 			}
 			if tokenFile != "" {
 				data, err := os.ReadFile(tokenFile)
@@ -70,11 +77,7 @@ It fails (exit 1) when any request failed.`,
 				}
 				rows = append(rows, benchServeRow{Mode: "external", Scorer: url, LoadResult: res})
 			} else {
-				for _, mode := range strings.Split(modes, ",") {
-					mode = strings.TrimSpace(mode)
-					if mode != "batch" && mode != "nobatch" {
-						return badInput("--modes: %q is neither batch nor nobatch", mode)
-					}
+				for _, mode := range modeList {
 					row, err := benchServeInProcess(ctx, &sf, mode == "batch", lo)
 					if err != nil {
 						return err
@@ -113,7 +116,8 @@ It fails (exit 1) when any request failed.`,
 	fl.IntVar(&lo.Clients, "clients", 64, "concurrent clients")
 	fl.DurationVar(&lo.Duration, "duration", 30*time.Second, "how long the clients post")
 	fl.IntVar(&lo.EdgesPerRequest, "edges", 3, "edges per request")
-	fl.DurationVar(&lo.Timeout, "timeout", time.Minute, "time limit of one request")
+	fl.DurationVar(&lo.Timeout, "request-timeout", time.Minute, "time limit of one request (> 0)")
+	deprecatedAlias(c, "timeout", "request-timeout")
 	return c
 }
 

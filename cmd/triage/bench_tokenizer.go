@@ -33,9 +33,11 @@ letters, newlines; 200k random base64; 33k random CJK characters), best of
 --runs.
 Targets: >= 5 MB/s, each pathological input under 100 ms. Times are wall
 clock: on a loaded machine they include other processes' load.`,
+		Example: `  triage bench tokenizer
+  triage bench tokenizer --file corpus/bundled/tasks.jsonl --runs 5 --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if size <= 0 || runs <= 0 {
-				return badInput("--size and --runs must be positive")
+			if size <= 0 || runs <= 0 || minTime < 0 {
+				return badInput("--size and --runs must be positive, --min-time not negative")
 			}
 			tok, err := loadBenchTokenizer(path)
 			if err != nil {
@@ -70,7 +72,7 @@ clock: on a loaded machine they include other processes' load.`,
 	}
 	c.Flags().IntVar(&size, "size", 1<<20, "bytes of generated code and tracebacks (ignored with --file)")
 	c.Flags().DurationVar(&minTime, "min-time", time.Second, "measure warm throughput at least this long")
-	c.Flags().IntVar(&runs, "runs", 3, "times each pathological input is encoded (fastest and slowest shown)")
+	c.Flags().IntVar(&runs, "runs", 3, "times each pathological input is encoded, ≥ 1 (fastest and slowest shown)")
 	c.Flags().StringVar(&path, "tokenizer", "", "tokenizer.json (plain, .zst or .gz); default: embedded Qwen3")
 	c.Flags().StringArrayVar(&files, "file", nil, "text file to encode instead of the generated corpus (repeatable)")
 	return c

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/spf13/cobra"
 
 	"triage/model"
@@ -32,31 +31,17 @@ it reports the first step (compilation included), the mean step time of
 parameter per token over --peak-tflops (the anchors use 790, measured bf16
 dense on the H200).
 
-PyTorch 2.11 + PEFT on one H200 (../shared/anchors, Qwen3-0.6B shape, seq
+PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B shape, seq
 1024, bf16): eager 61.9k tok/s at batch 32, 63.7k at 64; torch.compile
 121k after 111 s (batch 32) and 196 s (batch 64) of compilation.`,
 		Example: `  triage bench train --arch tiny --batch 4 --seq 128 --steps 3
   triage bench train --backend xla:cuda --arch 0.6b --dtype bf16 --batch 32,64 --seq 1024 --steps 10 --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var cfg model.Config
-			switch arch {
-			case "tiny", "small":
-				cfg = model.SmallConfig()
-			case "0.6b":
-				cfg = model.Qwen3_0_6B()
-			default:
-				return badInput("--arch %q: want tiny or 0.6b", arch)
+			cfg, dt, err := benchModel(arch, dtype)
+			if err != nil {
+				return err
 			}
-			var dt dtypes.DType
-			switch dtype {
-			case "f32", "float32":
-				dt = dtypes.Float32
-			case "bf16", "bfloat16":
-				dt = dtypes.BFloat16
-			default:
-				return badInput("--dtype %q: want f32 or bf16", dtype)
-			}
-			bs, err := evalParseInts("batch", batches)
+			bs, err := parseInts("batch", batches)
 			if err != nil {
 				return err
 			}

@@ -78,7 +78,7 @@ shards; rows are the same whether resumed or not. --shard i/n builds every
 n-th shard so n machines (a Kubernetes Indexed Job, a Slurm array) can build
 one corpus into one shared folder or into n folders; readers take the union.`,
 		Example: `  triage corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots 5 --out corpus/
-  triage corpus build --tasks tasks.jsonl --shard $JOB_COMPLETION_INDEX/8 --out /data/corpus --resume
+  triage corpus build --tasks tasks.jsonl --shard $JOB_COMPLETION_INDEX/8 --out out/corpus --resume
   triage corpus build --tasks tasks.jsonl --strict --test-timeout-floor 1s --out c/
   triage corpus build --tasks bundled --split val,test --roots 1 --out out/evalonly
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
@@ -92,13 +92,13 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
 	fl.StringSliceVar(&f.splits, "split", []string{"all"}, "build the tasks of these splits: all, or a comma list of train, val, test")
 	fl.StringVar(&f.out, "out", "", "output folder")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "sandbox workers (tests run at once); 4 trees per worker grow at once")
+	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i)")
 	fl.BoolVar(&f.resume, "resume", false, "skip shards that are already complete")
 	fl.IntVar(&f.tasksPerShard, "tasks-per-shard", corpus.DefaultTasksPerShard, "consecutive tasks per shard file")
 	fl.Int64Var(&f.rowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
-	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, "build the valid tasks of a file with malformed lines instead of failing")
+	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.model, "model", "", "openai: model name")
@@ -180,8 +180,15 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if f.out == "" {
 		return badInput("--out is required")
 	}
-	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.workers < 1 || f.tasksPerShard < 1 || f.refRuns < 1 {
-		return badInput("--k, --depth, --roots, --workers, --tasks-per-shard and --reference-runs must be ≥ 1")
+	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.tasksPerShard < 1 || f.refRuns < 1 {
+		return badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
+	}
+	var err error
+	if f.workers, err = resolveWorkers(f.workers); err != nil {
+		return err
+	}
+	if f.proposer != "mutate" && f.proposer != "openai" {
+		return badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
 	limits := corpus.TimeLimits{Fixed: f.timeout, Floor: f.floor, Factor: f.factor, Cap: f.limitCap}
 	if f.timeout < 0 {
@@ -194,27 +201,15 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	tasks, bad, err := loadTaskSpecLines(f.tasks)
+	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
-	}
-	if len(bad) > 0 {
-		for _, b := range bad {
-			slog.Warn("malformed task line", "file", b.File, "line", b.Line, "err", b.Err)
-		}
-		if !f.skipBadLines {
-			more := ""
-			if len(bad) > 1 {
-				more = fmt.Sprintf(" (and %d more malformed lines)", len(bad)-1)
-			}
-			return badInput("%v%s; fix the file or pass --skip-bad-lines", bad[0], more)
-		}
 	}
 	if tasks, err = tasksOfSplits(tasks, f.splits); err != nil {
 		return badInput("--split: %v", err)
 	}
 	if len(tasks) == 0 {
-		return badInput("%s: no valid task", f.tasks)
+		return badInput("%s: no task of split %s", f.tasks, strings.Join(f.splits, ","))
 	}
 	cfg := corpus.BuildConfig{K: f.k, D: f.depth, ProposerName: f.proposer}
 	switch f.proposer {
@@ -238,8 +233,6 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 		}
 		cfg.Proposer = p
 		cfg.Model = f.model
-	default:
-		return badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
 
 	// Each run's limit and coverage are chosen per run (the task's limit;

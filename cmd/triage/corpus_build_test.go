@@ -31,62 +31,6 @@ func runCLIErr(t *testing.T, args ...string) (int, error) {
 	return exitCode(err), err
 }
 
-func TestCorpusCommandsBadInput(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.jsonl")
-	if err := os.WriteFile(bad, []byte("{\"task_id\": \"a\", \"question\": \"q\", \"solution\": \"s\", \"test\": \"t\"}\n{not json\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	empty := filepath.Join(dir, "empty.jsonl")
-	if err := os.WriteFile(empty, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// A finished corpus in out must survive every failed command.
-	out := filepath.Join(dir, "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	keep := filepath.Join(out, "manifest.json")
-	if err := os.WriteFile(keep, []byte(`{"schema":"triage-corpus/1"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		args []string
-		want int
-	}{
-		{"missing tasks file", []string{"corpus", "build", "--tasks", filepath.Join(dir, "nope.jsonl"), "--out", out}, exitUsage},
-		{"no tasks flag", []string{"corpus", "build", "--out", out}, exitUsage},
-		{"malformed line", []string{"corpus", "build", "--tasks", bad, "--out", out}, exitUsage},
-		{"no out", []string{"corpus", "build", "--tasks", bad}, exitUsage},
-		{"bad shard", []string{"corpus", "build", "--tasks", bad, "--out", out, "--shard", "3/2"}, exitUsage},
-		{"bad k", []string{"corpus", "build", "--tasks", bad, "--out", out, "--k", "0"}, exitUsage},
-		{"unknown proposer", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "gpt"}, exitUsage},
-		{"openai without url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai", "--model", "m"}, exitUsage},
-		{"unreachable base url", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--proposer", "openai",
-			"--model", "m", "--base-url", "http://127.0.0.1:1/v1"}, exitFailure},
-		{"validate an empty file", []string{"tasks", "validate", "--tasks", empty}, exitUsage},
-		{"bad timeout floor", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout-floor", "0s"}, exitUsage},
-		{"floor above cap", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout-floor", "20s"}, exitUsage},
-		{"negative fixed timeout", []string{"corpus", "build", "--tasks", bad, "--skip-bad-lines", "--out", out, "--test-timeout", "-1s"}, exitUsage},
-		{"stats of a missing folder", []string{"corpus", "stats", filepath.Join(dir, "nope")}, exitUsage},
-		{"stats of garbage", []string{"corpus", "stats", dir}, exitOK}, // no shards: an empty corpus
-		{"merge without out", []string{"corpus", "merge", out}, exitUsage},
-		{"merge into non-empty", []string{"corpus", "merge", "--out", out, dir}, exitUsage},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := runCLI(t, tc.args...); got != tc.want {
-				t.Errorf("exit %d, want %d", got, tc.want)
-			}
-			b, err := os.ReadFile(keep)
-			if err != nil || !strings.Contains(string(b), "triage-corpus/1") {
-				t.Errorf("existing manifest damaged: %q %v", b, err)
-			}
-		})
-	}
-}
-
 func TestParseShard(t *testing.T) {
 	tests := []struct {
 		in     string

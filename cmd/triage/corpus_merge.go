@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -22,18 +21,30 @@ func newCorpusMergeCmd() *cobra.Command {
 		Long: `Merge writes the union of the input corpus folders into a new folder: each
 tree id once (the first input's copy wins), new shards of whole trees of at
 most --rows-per-shard rows, and a manifest. Readers (LoadTrees, stats) also
-accept several folders directly; merge makes one self-contained folder.`,
-		Args: cobra.MinimumNArgs(1),
+accept several folders directly; merge makes one self-contained folder.
+Every input must be a corpus folder (shards or a manifest); --out must be
+new or empty.`,
+		Example: `  triage corpus merge --out out/corpus out/slice-0 out/slice-1
+  triage corpus merge --out out/merged --rows-per-shard 500000 out/a out/b --json`,
+		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return badInput("--out is required")
 			}
+			if rows < 1 {
+				return badInput("--rows-per-shard must be ≥ 1, got %d", rows)
+			}
+			if err := checkCorpusDirs("corpus folder", args); err != nil {
+				return err
+			}
 			for _, d := range args {
-				if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
-					return badInput("corpus folder %s does not exist", d)
+				if samePath(d, out) {
+					return badInput("--out %s is also an input folder", out)
 				}
 			}
+			cleanup := removeOnFailure(out)
 			man, err := corpus.Merge(out, args, rows)
+			cleanup(err)
 			if errors.Is(err, corpus.ErrOutputExists) {
 				return badInput("%v", err)
 			}

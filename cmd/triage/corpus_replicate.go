@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -29,18 +28,26 @@ over --shards shard files. Figures of 'triage eval' on the copy equal those of
 the input up to rounding (with more tasks, so smaller standard errors); it
 exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 "Scale").`,
-		Example: `  triage corpus replicate --copies 130 --shards 32 --out /tmp/big out/demo/corpus`,
-		Args:    cobra.MinimumNArgs(1),
+		Example: `  triage corpus replicate --copies 130 --shards 32 --out out/big out/demo/corpus`,
+		Args:    corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" || opts.Copies < 1 {
 				return badInput("--out and --copies >= 1 are required")
 			}
-			for _, d := range args {
-				if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
-					return badInput("corpus folder %s does not exist", d)
+			if opts.Shards < 0 || opts.RowsPerGroup < 1 {
+				return badInput("--shards must be ≥ 0 and --rows-per-group ≥ 1")
+			}
+			if opts.Split != "" {
+				if err := checkSplit("--split", opts.Split); err != nil {
+					return err
 				}
 			}
+			if err := checkCorpusDirs("corpus folder", args); err != nil {
+				return err
+			}
+			cleanup := removeOnFailure(out)
 			rep, err := corpus.Replicate(cmd.Context(), out, args, opts)
+			cleanup(err)
 			if errors.Is(err, corpus.ErrOutputExists) {
 				return badInput("%v", err)
 			}

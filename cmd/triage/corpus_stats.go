@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"sort"
 	"text/tabwriter"
@@ -28,13 +26,11 @@ count and bytes on disk; from the manifests, the tasks the build left out,
 the per-task time limits and where the build's time went. --json prints the same as one object (keys include
 trees, nodes, solved_trees, splits, time, skipped_tasks, time_limits).`,
 		Example: `  triage corpus stats out/demo/corpus
-  triage corpus stats /data/slice-0 /data/slice-1 --json | jq .time`,
-		Args: cobra.MinimumNArgs(1),
+  triage corpus stats out/slice-0 out/slice-1 --json | jq .time`,
+		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, d := range args {
-				if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
-					return badInput("corpus folder %s does not exist", d)
-				}
+			if err := checkCorpusDirs("corpus folder", args); err != nil {
+				return err
 			}
 			s, err := corpus.ComputeStats(args...)
 			if err != nil {

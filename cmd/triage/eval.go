@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -85,11 +84,11 @@ the validation split).`,
 	fl.BoolVar(&f.perDepth, "rank-within-depth", false, "ablation: the learned policy ranks edges only within one depth, shallowest depth first")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
-	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", "budgets B of S(B), C(B), AUSC(B)")
-	fl.IntVar(&f.budget, "budget", 0, "cap on expansions per replay (0: until the first fix, needed for E[T])")
+	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", budgetsUsage)
+	fl.IntVar(&f.budget, "budget", 0, fmt.Sprintf("cap on expansions per replay, at most %d (0: until the first fix, needed for E[T])", maxBudget))
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
-	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU)")
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU, or 32 with the learned policy)")
 	fl.StringVar(&f.reportPath, "report", "", "write the HTML report to this file")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON summary to this file")
 	fl.StringVar(&f.viewTree, "view-tree", "", "tree id shown in the report's viewer (default: the first tree)")
@@ -97,40 +96,21 @@ the validation split).`,
 	return c
 }
 
-// evalParseInts parses "4,8,16" into positive ints.
-func evalParseInts(flag, s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || v < 1 {
-			return nil, badInput("--%s: %q is not a positive integer", flag, p)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 // evalCorpusDirs checks --corpus (comma-separated folders) and --split.
 func evalCorpusDirs(dirs, split string) ([]string, error) {
 	if dirs == "" {
 		return nil, badInput("--corpus is required")
 	}
-	switch split {
-	case corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
-	default:
-		return nil, badInput("--split %q: want train, val or test", split)
+	if err := checkSplit("--split", split); err != nil {
+		return nil, err
 	}
 	var list []string
 	for _, d := range strings.Split(dirs, ",") {
-		if d = strings.TrimSpace(d); d == "" {
-			continue
+		if d = strings.TrimSpace(d); d != "" {
+			list = append(list, d)
 		}
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return nil, badInput("--corpus %s: not a folder", d)
-		}
-		list = append(list, d)
 	}
-	return list, nil
+	return list, checkCorpusDirs("--corpus", list)
 }
 
 // evalOpenSplit opens a reader of one split's trees that decodes what
@@ -180,13 +160,14 @@ func evalLoadParams(path string) (policy.ParamSet, error) {
 	return ps, nil
 }
 
-// evalBuildPolicies builds the named policies; release frees a learned scorer.
-func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, checkpoint string, lopts ...policy.LearnedOption) (pols []eval.Policy, release func(), err error) {
+// evalBuildPolicies builds the policies named by flag (--policies or
+// --policy); release frees a learned scorer.
+func evalBuildPolicies(ctx context.Context, flag string, names []string, ps policy.ParamSet, checkpoint string, lopts ...policy.LearnedOption) (pols []eval.Policy, release func(), err error) {
 	release = func() {}
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {
-			return nil, release, badInput("--policies: %s given twice", name)
+			return nil, release, badInput("%s: %s given twice", flag, name)
 		}
 		seen[name] = true
 		if name == "learned" {
@@ -217,7 +198,7 @@ func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, 
 		}
 		p, err := policy.New(name, ps[name])
 		if err != nil {
-			return nil, release, badInput("--policies: %v", err)
+			return nil, release, badInput("%s: %v", flag, err)
 		}
 		pols = append(pols, eval.Policy{Policy: p, Params: ps[name]})
 	}
@@ -226,12 +207,19 @@ func evalBuildPolicies(ctx context.Context, names []string, ps policy.ParamSet, 
 
 func runEval(cmd *cobra.Command, f *evalFlags) error {
 	ctx := cmd.Context()
-	budgets, err := evalParseInts("budgets", f.budgets)
+	budgets, err := parseBudgets("budgets", f.budgets)
 	if err != nil {
 		return err
 	}
-	if f.seeds < 1 || f.budget < 0 || f.resamples < 1 {
-		return badInput("--seeds and --bootstrap must be >= 1, --budget >= 0")
+	if f.seeds < 1 || f.resamples < 1 {
+		return badInput("--seeds and --bootstrap must be >= 1")
+	}
+	if f.budget < 0 || f.budget > maxBudget {
+		return badInput("--budget %d: want 0 (no cap) up to %d", f.budget, maxBudget)
+	}
+	workers, err := resolveWorkers(f.workers)
+	if err != nil {
+		return err
 	}
 	var names []string
 	for _, n := range strings.Split(f.policies, ",") {
@@ -272,13 +260,12 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
 		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
 	}
-	pols, release, err := evalBuildPolicies(ctx, names, ps, f.checkpoint, lopts...)
+	pols, release, err := evalBuildPolicies(ctx, "--policies", names, ps, f.checkpoint, lopts...)
 	defer release()
 	if err != nil {
 		return err
 	}
-	workers := f.workers
-	if slices.Contains(names, "learned") && workers == 0 {
+	if slices.Contains(names, "learned") && f.workers == 0 {
 		// Episodes of the learned policy wait on the shared scorer: more of
 		// them in flight fill its batches.
 		workers = 32

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"triage/corpus"
 )
 
 // Exit codes.
@@ -36,7 +38,7 @@ func exitCode(err error) int {
 	}
 	fmt.Fprintln(os.Stderr, "triage:", err)
 	var ue *usageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || errors.Is(err, corpus.ErrCorruptShard) {
 		return exitUsage
 	}
 	return exitFailure

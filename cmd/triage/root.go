@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -45,7 +49,14 @@ proposes k edits; each edit is expanded into a new program and tested), runs
 best-first repair search with a learned priority model, and compares it with
 the MCTS/UCT and bandit baselines on the same trees.
 
-Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input.`,
+Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input
+(docs/cli-errors.md lists every bad input and its message).`,
+		Example: `  triage tasks validate --tasks bundled
+  triage corpus build --tasks bundled --roots 1 --out out/corpus
+  triage eval --corpus out/corpus --split test --report out/eval.html`,
+		// Without a subcommand: the help; with an unknown one: exit 2.
+		Args:          unknownCommand,
+		RunE:          func(c *cobra.Command, args []string) error { return c.Help() },
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, args []string) {
@@ -60,12 +71,15 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input.`,
 	root.PersistentFlags().BoolVarP(&flagVerbose, "verbose", "v", false, "debug logging on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 
-	for _, g := range []struct{ name, short string }{
-		{"tasks", "Validate and prepare task sets (JSONL, KodCode-compatible)"},
-		{"corpus", "Build, inspect and merge repair-tree corpora (Parquet)"},
-		{"bench", "Benchmarks that print a table (or JSON with --json)"},
+	for _, g := range []struct{ name, short, example string }{
+		{"tasks", "Validate and prepare task sets (JSONL, KodCode-compatible)",
+			"  triage tasks validate --tasks bundled\n  triage tasks inject --tasks bundled --roots 5 --out out/tasks-with-roots.jsonl"},
+		{"corpus", "Build, inspect and merge repair-tree corpora (Parquet)",
+			"  triage corpus build --tasks bundled --roots 1 --out out/corpus\n  triage corpus stats out/corpus"},
+		{"bench", "Benchmarks that print a table (or JSON with --json)",
+			"  triage bench sandbox --runs 40\n  triage bench tokenizer --json"},
 	} {
-		c := &cobra.Command{Use: g.name, Short: g.short, Args: cobra.NoArgs,
+		c := &cobra.Command{Use: g.name, Short: g.short, Example: g.example, Args: unknownCommand,
 			RunE: func(c *cobra.Command, args []string) error { return c.Help() }}
 		groups[g.name] = c
 		root.AddCommand(c)
@@ -73,16 +87,87 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input.`,
 	sort.SliceStable(registrations, func(i, j int) bool { return registrations[i].parent < registrations[j].parent })
 	for _, r := range registrations {
 		c := r.make()
-		if c.Args == nil {
-			c.Args = cobra.NoArgs
-		}
 		if r.parent == "" {
 			root.AddCommand(c)
 		} else {
 			groups[r.parent].AddCommand(c)
 		}
 	}
+	root.SetHelpCommand(newHelpCmd(root))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Example = "  source <(triage completion bash)"
+			for _, sh := range c.Commands() {
+				sh.Example = "  triage completion " + sh.Name() + " > out/triage-completion." + sh.Name()
+			}
+		}
+	}
+	usageArgs(root)
 	return root
+}
+
+// unknownCommand is the argument check of the root and the command groups:
+// an argument there names a subcommand that does not exist.
+func unknownCommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
+	}
+	return badInput("%s; see '%s --help'", msg, c.CommandPath())
+}
+
+// usageArgs makes every argument check of c and its subcommands return a
+// usage error (exit 2): a command without one takes no arguments, and a
+// command without a run function prints its help.
+func usageArgs(c *cobra.Command) {
+	if !c.Runnable() {
+		// cobra prints the help of a command without a run function and
+		// exits 0 before it checks the arguments.
+		c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+	}
+	check := c.Args
+	if check == nil {
+		check = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args)
+			}
+			return nil
+		}
+	}
+	c.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		var ue *usageError
+		if err == nil || errors.As(err, &ue) {
+			return err
+		}
+		return &usageError{err}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+}
+
+// newHelpCmd replaces cobra's help command, which prints the root's help
+// and exits 0 for a topic that does not exist.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [command]",
+		Short:   "Help about any command",
+		Example: "  triage help corpus build",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			rest = slices.DeleteFunc(rest, func(a string) bool { return strings.HasPrefix(a, "-") })
+			if err != nil || len(rest) > 0 {
+				return badInput("unknown help topic %q; see 'triage --help'", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	}
 }
 
 // printJSON writes v as indented JSON to w.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -31,6 +30,7 @@ type searchFlags struct {
 	judge, judgeModel, prompts            string
 	out, jsonFile                         string
 	jsonToFile, noProg, untilBudget       bool
+	skipBadLines                          bool
 	roots, budget, k, depth, workers      int
 	maxTokens, concurrency, n             int
 	samples, maxExpansion, resamples      int
@@ -106,7 +106,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, "+strings.Join(policy.Baselines, ", "))
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
-	fl.IntVar(&f.budget, "budget", 16, "most expansions per root (patches for TSAPR)")
+	fl.IntVar(&f.budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
 	fl.IntVar(&f.k, "k", 3, "policy: edits proposed per program")
 	fl.IntVar(&f.depth, "depth", 4, "policy: maximum depth (root = 0)")
 	fl.StringVar(&f.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
@@ -127,10 +127,11 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.BoolVar(&f.untilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
 	fl.StringVar(&f.out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON result to this file (as 'eval --json-file'; '--json FILE' does the same)")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "tasks searched concurrently (and sandbox workers)")
+	fl.IntVar(&f.workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
-	fl.DurationVar(&f.timeout, "test-timeout", 10*time.Second, "wall-clock limit of one test-suite run")
+	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
+	fl.DurationVar(&f.timeout, "test-timeout", 10*time.Second, "wall-clock limit of one test-suite run (> 0)")
 	return c
 }
 
@@ -144,8 +145,18 @@ type searchSetup struct {
 }
 
 func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
-	if f.budget < 1 || f.roots < 1 || f.workers < 1 || f.k < 1 || f.depth < 1 || f.resamples < 1 {
-		return badInput("--budget, --roots, --workers, --k, --depth and --bootstrap must be ≥ 1")
+	if f.budget < 1 || f.roots < 1 || f.k < 1 || f.depth < 1 || f.resamples < 1 {
+		return badInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
+	}
+	if f.budget > maxBudget {
+		return badInput("--budget %d is above the largest budget, %d", f.budget, maxBudget)
+	}
+	if f.timeout <= 0 {
+		return badInput("--test-timeout %v: want a positive limit (search has no adaptive limits)", f.timeout)
+	}
+	var err error
+	if f.workers, err = resolveWorkers(f.workers); err != nil {
+		return err
 	}
 	if f.out != "" {
 		if err := searchCheckOut(f.out); err != nil {
@@ -231,12 +242,10 @@ func searchCheckOut(out string) error {
 // searchLoadTasks loads the task set and keeps the tasks of --split and
 // --task-ids.
 func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
-	switch f.split {
-	case "all", corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
-	default:
-		return nil, badInput("--split %q: want train, val, test or all", f.split)
+	if err := checkSplit("--split", f.split, "all"); err != nil {
+		return nil, err
 	}
-	all, err := loadTaskSpec(f.tasks)
+	all, err := loadTaskSpec(f.tasks, f.skipBadLines)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +362,7 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 		if err != nil {
 			return s, err
 		}
-		pols, release, err := evalBuildPolicies(ctx, names, ps, f.checkpoint)
+		pols, release, err := evalBuildPolicies(ctx, "--policy", names, ps, f.checkpoint)
 		s.release = release
 		if err != nil {
 			return s, err

@@ -105,7 +105,7 @@ checkpoint; without one, /v1/priorities and the learned policy answer 501.
 SIGINT or SIGTERM stops accepting connections, finishes the requests in
 flight (up to --shutdown-timeout) and saves the open sessions.`,
 		Example: `  triage serve --addr 127.0.0.1:8080 --checkpoint out/ckpt
-  triage serve --token-file ~/.triage-token --sessions-dir out/sessions
+  triage serve --token-file out/token --sessions-dir out/sessions
   curl -s localhost:8080/healthz`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

@@ -2,28 +2,58 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 
 	"triage/corpus"
 	"triage/corpus/bundled"
 )
 
+// skipBadLinesUsage is the help of every --skip-bad-lines flag.
+const skipBadLinesUsage = "use the valid tasks of a file with malformed lines instead of refusing it (exit 2)"
+
 // loadTaskSpec loads tasks from a JSONL path, or the embedded set when spec
-// is "bundled". Malformed lines are logged with file and line and skipped; a
-// missing file, or a file with no valid task, is bad input (exit 2).
-func loadTaskSpec(spec string) ([]corpus.Task, error) {
+// is "bundled". Malformed lines are logged with file and line; unless
+// skipBadLines, a file with one is bad input (exit 2) naming the first.
+// A missing file, or a file with no valid task, is bad input too.
+func loadTaskSpec(spec string, skipBadLines bool) ([]corpus.Task, error) {
 	tasks, bad, err := loadTaskSpecLines(spec)
-	for _, b := range bad {
-		slog.Warn("skipping malformed task line", "file", b.File, "line", b.Line, "err", b.Err)
-	}
 	if err != nil {
 		return nil, err
+	}
+	for _, b := range bad {
+		slog.Warn("malformed task line", "file", b.File, "line", b.Line, "err", b.Err)
+	}
+	if len(bad) > 0 && !skipBadLines {
+		more := ""
+		if len(bad) > 1 {
+			more = fmt.Sprintf(" (and %d more malformed lines)", len(bad)-1)
+		}
+		return nil, badInput("%v%s; fix the file or pass --skip-bad-lines", bad[0], more)
+	}
+	if len(tasks) == 0 && len(bad) == 0 {
+		return nil, badInput("%s: no task", spec)
 	}
 	if len(tasks) == 0 {
 		return nil, badInput("%s: no valid task (%d malformed lines)", spec, len(bad))
 	}
 	return tasks, nil
+}
+
+// samePath reports whether paths a and b name one file: equal absolute
+// paths, or the same file on disk (links).
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ba {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 // loadTaskSpecLines is loadTaskSpec without logging, for commands that report

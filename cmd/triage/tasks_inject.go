@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/bundled"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
@@ -31,11 +31,12 @@ type injectReport struct {
 }
 
 type tasksInjectFlags struct {
-	tasks, out string
-	roots      int
-	workers    int
-	seed       uint64
-	replace    bool
+	tasks, out   string
+	roots        int
+	workers      int
+	seed         uint64
+	replace      bool
+	skipBadLines bool
 }
 
 func newTasksInjectCmd() *cobra.Command {
@@ -53,9 +54,11 @@ same task file and seed give the same roots.
 
 Tasks that already have roots keep them unless --replace is given. The
 output is the task file (JSONL) with roots filled; tasks for which no
-failing mutant was found are written without roots and listed.`,
-		Example: `  triage tasks inject --tasks bundled --roots 5 --seed 1 --out tasks-with-roots.jsonl
-  triage tasks inject --tasks kodcode.jsonl --roots 3 --out k3.jsonl --json`,
+failing mutant was found are written without roots and listed. A task
+file with malformed lines is refused (exit 2, file:line) unless
+--skip-bad-lines; --out must not be the --tasks file.`,
+		Example: `  triage tasks inject --tasks bundled --roots 5 --seed 1 --out out/tasks-with-roots.jsonl
+  triage tasks inject --tasks kodcode.jsonl --roots 3 --out out/k3.jsonl --json`,
 		RunE: func(cmd *cobra.Command, args []string) error { return tasksInjectHandler(cmd.Context(), cmd, f) },
 	}
 	fl := c.Flags()
@@ -63,8 +66,9 @@ failing mutant was found are written without roots and listed.`,
 	fl.StringVar(&f.out, "out", "", "output JSONL file (the tasks with roots)")
 	fl.IntVar(&f.roots, "roots", 5, "roots per task (at most)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutations")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "sandbox workers (and tasks injected concurrently)")
+	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+workersZero)
 	fl.BoolVar(&f.replace, "replace", false, "replace roots that tasks already have")
+	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage+"; the output leaves them out")
 	return c
 }
 
@@ -75,10 +79,14 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	if f.roots < 1 {
 		return badInput("--roots must be ≥ 1, got %d", f.roots)
 	}
-	if f.workers < 1 {
-		return badInput("--workers must be ≥ 1, got %d", f.workers)
+	var err error
+	if f.workers, err = resolveWorkers(f.workers); err != nil {
+		return err
 	}
-	tasks, err := loadTaskSpec(f.tasks)
+	if f.tasks != bundled.Name && f.tasks != "" && samePath(f.tasks, f.out) {
+		return badInput("--out %s is the --tasks file: write the tasks with roots to a new file", f.out)
+	}
+	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}

@@ -66,8 +66,9 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if timeout < 0 {
 				return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", timeout)
 			}
-			if workers < 0 {
-				return badInput("--workers %d: want ≥ 1, or 0 for one per CPU", workers)
+			nw, err := resolveWorkers(workers)
+			if err != nil {
+				return err
 			}
 			tasks, bad, err := loadTaskSpecLines(spec)
 			if err != nil {
@@ -77,9 +78,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 				return badInput("%s: no task", spec)
 			}
 			opts := sandbox.DefaultOptions()
-			if workers > 0 {
-				opts.Workers = workers
-			}
+			opts.Workers = nw
 			limits := corpus.DefaultTimeLimits()
 			if timeout > 0 {
 				limits = corpus.TimeLimits{Fixed: timeout}
@@ -103,10 +102,9 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		},
 	}
 	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs (0: one per CPU)")
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+workersZero)
 	c.Flags().DurationVar(&timeout, "test-timeout", 0, "one fixed wall-clock limit per run (0: adaptive, as in corpus build)")
-	c.Flags().DurationVar(&timeout, "timeout", 0, "")
-	_ = c.Flags().MarkDeprecated("timeout", "use --test-timeout")
+	deprecatedAlias(c, "timeout", "test-timeout")
 	return c
 }
 

@@ -219,8 +219,8 @@ func trainSetup(f *trainFlags) ([]string, train.Options, backends.Backend, error
 		if d = strings.TrimSpace(d); d == "" {
 			continue
 		}
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return nil, o, nil, badInput("--corpus %s: not a folder", d)
+		if err := checkCorpusDirs("--corpus", []string{d}); err != nil {
+			return nil, o, nil, err
 		}
 		if files, _ := corpus.ListShards(d); len(files) == 0 {
 			return nil, o, nil, badInput("--corpus %s: no corpus shards (part-*.parquet)", d)
@@ -243,7 +243,7 @@ func trainSetup(f *trainFlags) ([]string, train.Options, backends.Backend, error
 	}
 	if o.Arch != "small" && o.Arch != "0.6b" {
 		if _, err := model.LoadConfig(o.Arch); err != nil {
-			return nil, o, nil, badInput("--arch %s: %v", o.Arch, err)
+			return nil, o, nil, badInput("--arch %s: want small, 0.6b or a Qwen3 config.json (%v)", o.Arch, err)
 		}
 	}
 	if o.Base != "" {

@@ -43,7 +43,7 @@ split is refused.`,
 	fl.StringVar(&f.metric, "metric", "ET", "selection metric: ET (lower is better) or AUSC (higher is better)")
 	fl.StringVar(&f.out, "out", "", "JSON file of chosen hyperparameters, merged if it exists (required)")
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
-	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU)")
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+workersZero)
 	return c
 }
 
@@ -59,6 +59,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	if f.seeds < 1 {
 		return badInput("--seeds must be >= 1")
+	}
+	workers, err := resolveWorkers(f.workers)
+	if err != nil {
+		return err
 	}
 	points, err := policy.ParseGrid(f.grid)
 	if err != nil {
@@ -90,7 +94,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return err
 	}
 	defer src.Close()
-	tu, err := eval.Tune(cmd.Context(), src, pols, eval.Metric(f.metric), eval.Options{Seeds: f.seeds, Resamples: 1, Workers: f.workers})
+	tu, err := eval.Tune(cmd.Context(), src, pols, eval.Metric(f.metric), eval.Options{Seeds: f.seeds, Resamples: 1, Workers: workers})
 	if err != nil {
 		return evalNoTrees(err, f.corpus, f.split)
 	}
