@@ -140,7 +140,7 @@ var badInputs = []badInputCase{
 	{"search --tasks {tasks} --split dev", exitUsage, `--split "dev"`},
 	{"search --tasks {tasks} --budget 0", exitUsage, "--budget"},
 	{"search --tasks {tasks} --budget 100000000", exitUsage, "above the largest budget"},
-	{"search --tasks {tasks} --test-timeout 0", exitUsage, "--test-timeout 0s"},
+	{"search --tasks {tasks} --test-timeout -1s", exitUsage, "--test-timeout -1s"},
 	{"search --tasks {tasks} --workers -1", exitUsage, "--workers -1"},
 	{"search --tasks {tasks} --method mcts", exitUsage, `--method "mcts"`},
 	{"search --tasks {tasks} --policy greedy", exitUsage, `--policy: unknown policy "greedy"`},

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -52,7 +53,9 @@ func newSearchCmd() *cobra.Command {
 		Long: `search repairs the roots of a task set live: tasks that ship roots use them,
 the others get roots from mutate.Inject with --seed, exactly as 'corpus build'
 makes them (root i of a task is the same program as in a corpus built with the
-same --roots and --seed).
+same --roots and --seed). Before searching, every task passes corpus build's
+input checks, and each gets corpus build's adaptive time limit (from its
+reference's run time) unless --test-timeout fixes one.
 
 --method policy (the default) runs best-first search over the cross-program
 frontier of proposed edits with --policy (learned, or a baseline: random, bfs,
@@ -131,13 +134,16 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
-	fl.DurationVar(&f.timeout, "test-timeout", 10*time.Second, "wall-clock limit of one test-suite run (> 0)")
+	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run (0: adaptive, per task from its reference's run time, as 'corpus build' sets it)")
 	return c
 }
 
 // searchSetup is what a search run needs, built from the flags.
 type searchSetup struct {
-	tasks    []corpus.Task
+	tasks []corpus.Task
+	// limits holds each task's time limit (adaptive limits; empty with a
+	// fixed --test-timeout, which the pool applies).
+	limits   map[string]time.Duration
 	runs     []searchRun
 	proposer string // mutate or openai
 	model    string
@@ -151,8 +157,8 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	if f.budget > maxBudget {
 		return badInput("--budget %d is above the largest budget, %d", f.budget, maxBudget)
 	}
-	if f.timeout <= 0 {
-		return badInput("--test-timeout %v: want a positive limit (search has no adaptive limits)", f.timeout)
+	if f.timeout < 0 {
+		return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.timeout)
 	}
 	var err error
 	if f.workers, err = resolveWorkers(f.workers); err != nil {
@@ -177,7 +183,12 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
-	sopts.Timeout = f.timeout
+	adaptive := f.timeout == 0
+	if adaptive {
+		sopts.Timeout = corpus.DefaultTimeoutCap
+	} else {
+		sopts.Timeout = f.timeout
+	}
 	// The mutate proposer localizes faults from per-test line coverage.
 	sopts.Coverage = setup.proposer == "mutate"
 	pool, err := sandbox.New(sopts)
@@ -185,6 +196,12 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return fmt.Errorf("start sandbox: %w", err)
 	}
 	defer pool.Close()
+	if adaptive {
+		if err := setup.adaptiveLimits(ctx, pool, f.workers, sopts.Coverage); err != nil {
+			return err
+		}
+		tasks = setup.tasks
+	}
 
 	start := time.Now()
 	total := len(tasks) * f.roots * len(setup.runs)
@@ -219,6 +236,36 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return err
 	}
 	return rep.err()
+}
+
+// adaptiveLimits runs the input checks of corpus build on every task (the
+// reference, timed, passes; the roots it ships load and fail) and sets each
+// task's limit as corpus build does, so a looping edit costs a fraction of
+// a second and a live search reproduces the corpus tree's verdicts. Tasks
+// that fail the checks are left out with a warning.
+func (s *searchSetup) adaptiveLimits(ctx context.Context, exec corpus.Executor, workers int, coverage bool) error {
+	start := time.Now()
+	checks, err := corpus.CheckTasks(ctx, exec, s.tasks, corpus.CheckOptions{ReferenceRuns: corpus.DefaultReferenceRuns,
+		Limits: corpus.DefaultTimeLimits(), Coverage: coverage}, workers, nil)
+	if err != nil {
+		return fmt.Errorf("input checks: %w", err)
+	}
+	var kept []corpus.Task
+	for i, c := range checks {
+		if !c.Valid() {
+			slog.Warn("task left out: it fails the input checks", "task", c.TaskID, "reason", c.Reason())
+			continue
+		}
+		s.limits[c.TaskID] = c.Limit
+		kept = append(kept, s.tasks[i])
+	}
+	if len(kept) == 0 {
+		return fmt.Errorf("no task passes the input checks")
+	}
+	slog.Info("search: input checks and time limits", "tasks", len(kept), "left_out", len(s.tasks)-len(kept),
+		"seconds", time.Since(start).Seconds())
+	s.tasks = kept
+	return nil
 }
 
 // searchCheckOut refuses an output folder that already holds a corpus.
@@ -276,7 +323,7 @@ func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
 // The returned setup's release (when set) frees a learned scorer, also on
 // error.
 func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tasks []corpus.Task) (*searchSetup, error) {
-	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}}
+	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}, limits: map[string]time.Duration{}}
 	var methods []string
 	for _, m := range strings.Split(f.methods, ",") {
 		if m = strings.TrimSpace(m); m == "" {
@@ -369,7 +416,7 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 		}
 		for _, p := range pols {
 			s.runs = append(s.runs, &policyRun{pol: p.Policy, prop: prop, proposer: f.proposer, model: s.model,
-				k: f.k, depth: f.depth, budget: f.budget, seed: f.seed})
+				k: f.k, depth: f.depth, budget: f.budget, seed: f.seed, limits: s.limits})
 		}
 	}
 	return s, nil

@@ -88,6 +88,9 @@ type policyRun struct {
 	k, depth        int
 	budget          int
 	seed            uint64
+	// limits are the tasks' adaptive time limits (zero for a task: the
+	// executor's own).
+	limits map[string]time.Duration
 }
 
 func (r *policyRun) name() string { return r.pol.Name() }
@@ -97,7 +100,7 @@ func (r *policyRun) search(ctx context.Context, task *corpus.Task, i int, root s
 	ctx = openai.WithMeter(ctx, meter)
 	out := searchRootResult{TreeID: corpus.TreeID(task.ID, i, root)}
 	live, err := search.NewLive(ctx, task, root, r.prop, exec, search.LiveOptions{TreeID: out.TreeID, K: r.k, D: r.depth,
-		Proposer: r.proposer, Model: r.model})
+		Proposer: r.proposer, Model: r.model, Timeout: r.limits[task.ID]})
 	if err != nil {
 		return out, nil, err
 	}
