@@ -524,7 +524,7 @@ func (n *BagNet) Logits(mctx *mlctx.Context, in []*Node) *Node {
 	// Inputs far outside the training range (a value constant in training)
 	// are clipped rather than allowed to swamp the encoder.
 	d = ClipScalar(d, -8, 8)
-	z := Concatenate([]*Node{pv, ev, Mul(pv, ev), d}, -1)                 // [R, K, 3E+nd]
+	z := Concatenate([]*Node{pv, ev, Mul(pv, ev), d}, -1) // [R, K, 3E+nd]
 	h := dense3(bag.In("encoder"), z, c.Hidden)
 	h = Mul(h, Logistic(h)) // SiLU: the encoder output [R, K, Hidden]
 	return priorityHead(mctx.In(HeadScope), h, feats, n.HeadHidden, n.Bins)

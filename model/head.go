@@ -61,7 +61,7 @@ func priorityHead(mctx *mlctx.Context, z, features *Node, hid, bins int) *Node {
 	mean := statParam(mctx, g, "feature_mean", dtypes.Float32, zerosInit, NumFeatures)
 	std := statParam(mctx, g, "feature_std", dtypes.Float32, onesInit, NumFeatures)
 	f := Div(Sub(features, Reshape(mean, 1, 1, NumFeatures)), Reshape(std, 1, 1, NumFeatures))
-	f = ClipScalar(f, -8, 8) // robust to inputs outside the training range
+	f = ClipScalar(f, -8, 8)           // robust to inputs outside the training range
 	z = Concatenate([]*Node{z, f}, -1) // [B, K, H+F]
 	z = dense(mctx.In("dense_0"), z, hid)
 	z = Mul(z, Logistic(z))                   // SiLU

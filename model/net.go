@@ -94,8 +94,10 @@ func checkGroup(edges []priority.Edge, bins int) error {
 		if err := e.Validate(); err != nil {
 			return fmt.Errorf("edge %d: %w", i, err)
 		}
-		if e.MaxDepth+1 != bins {
-			return fmt.Errorf("edge %d: depth limit %d, but the model has %d bins (depth limit %d)", i, e.MaxDepth, bins, bins-1)
+		// A shallower tree is fine (its b and t fit the model's bins); a
+		// deeper one asks about distances the model has no bin for.
+		if e.MaxDepth+1 > bins {
+			return fmt.Errorf("edge %d: depth limit %d, above the model's %d", i, e.MaxDepth, bins-1)
 		}
 		if i > 0 && keyOf(e) != keyOf(&edges[0]) {
 			return fmt.Errorf("edge %d: parent differs from edge 0's", i)

@@ -54,8 +54,11 @@ func (s *Scorer) Close() {
 }
 
 // Score returns one distribution over D+1 solve-distance bins per edge, in
-// order. Edges of one parent are encoded together (and packed, where the
-// architecture packs). It neither keeps nor modifies edges.
+// order, where D is the edge's depth limit (a tree shallower than the
+// model's gets the model's distribution with the distances beyond its limit
+// folded into the last bin). Edges of one parent are encoded together (and
+// packed, where the architecture packs). It neither keeps nor modifies
+// edges.
 func (s *Scorer) Score(ctx context.Context, edges []priority.Edge) ([]priority.Dist, error) {
 	groups, where := GroupByParent(edges)
 	enc := make([]Encoded, len(groups))
@@ -72,7 +75,7 @@ func (s *Scorer) Score(ctx context.Context, edges []priority.Edge) ([]priority.D
 	}
 	out := make([]priority.Dist, len(edges))
 	for i, w := range where {
-		out[i] = res[w[0]][w[1]]
+		out[i] = res[w[0]][w[1]].Horizon(edges[i].MaxDepth)
 	}
 	return out, nil
 }

@@ -136,7 +136,7 @@ func TestScoreErrors(t *testing.T) {
 	bad = testEdges(1, 1)
 	bad[0].MaxDepth, bad[0].Remaining = 6, 6
 	if _, err := s.Score(ctx, bad); err == nil {
-		t.Error("depth limit that does not match the model's bins accepted")
+		t.Error("depth limit above the model's accepted")
 	}
 	if _, err := s.ScoreEncoded(ctx, []Encoded{{Prefix: []int32{1, 9999}, Edits: [][]int32{{1}}, B: []int{1}}}); err == nil {
 		t.Error("out-of-vocabulary token accepted")

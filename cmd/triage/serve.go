@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -33,6 +34,7 @@ func (f *scorerFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.batch.MaxEdges, "batch-edges", 64, "most edges in one model execution")
 	fl.DurationVar(&f.batch.MaxWait, "batch-wait", 2*time.Millisecond, "how long the first queued edge waits for more to fill a model execution")
 	fl.IntVar(&f.batch.MaxQueue, "queue-edges", 8192, "most edges waiting for the model; beyond it requests get 503")
+	fl.IntVar(&f.batch.Workers, "batch-workers", runtime.NumCPU(), "model executions in flight at once (1: one execution at a time, as one GPU runs them)")
 }
 
 // serveScorer loads the learned scorer (or the stand-in) and wraps it in a

@@ -165,3 +165,18 @@ func Softmax(logits []float32) Dist {
 	}
 	return p
 }
+
+// Horizon returns d over D+1 bins for a depth limit D below d's: the
+// probabilities of t = 1..D, then everything beyond D in the last bin (d
+// itself when D is not below d's limit or is not positive).
+func (d Dist) Horizon(D int) Dist {
+	if D < 1 || D >= len(d)-1 {
+		return d
+	}
+	out := make(Dist, D+1)
+	copy(out, d[:D])
+	for _, p := range d[D:] {
+		out[D] += p
+	}
+	return out
+}

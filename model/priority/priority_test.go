@@ -70,3 +70,37 @@ func TestSoftmax(t *testing.T) {
 		t.Errorf("Softmax = %v, %v", d, err)
 	}
 }
+
+func TestDistHorizon(t *testing.T) {
+	d := Dist{0.1, 0.2, 0.3, 0.15, 0.25}
+	cases := []struct {
+		D    int
+		want Dist
+	}{
+		{4, d}, {9, d}, {0, d},
+		{3, Dist{0.1, 0.2, 0.3, 0.4}},
+		{1, Dist{0.1, 0.9}},
+	}
+	for _, tc := range cases {
+		got := d.Horizon(tc.D)
+		if len(got) != len(tc.want) {
+			t.Fatalf("D=%d: %v, want %v", tc.D, got, tc.want)
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-12 {
+				t.Fatalf("D=%d: %v, want %v", tc.D, got, tc.want)
+			}
+		}
+		if err := got.Validate(); err != nil {
+			t.Fatalf("D=%d: %v", tc.D, err)
+		}
+	}
+	// s(e) at b ≤ D does not change when the horizon shrinks to D.
+	for b := 1; b <= 2; b++ {
+		full, _ := d.S(b)
+		short, _ := d.Horizon(2).S(b)
+		if math.Abs(full-short) > 1e-12 {
+			t.Errorf("S(%d): %v, after Horizon(2) %v", b, full, short)
+		}
+	}
+}
