@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"triage/checkpoints"
 	"triage/corpus"
+	"triage/policy"
 	"triage/policy/policytest"
 )
 
@@ -85,7 +87,12 @@ func TestEvalAndTune(t *testing.T) {
 	if err := json.Unmarshal(raw, &js); err != nil {
 		t.Fatal(err)
 	}
-	if js.Trees != 8 || js.Tasks != 4 || len(js.Policies) != 8 {
+	// Every baseline, and learned when this build embeds a checkpoint.
+	wantPolicies := len(policy.Baselines)
+	if _, err := checkpoints.DefaultPath(); err == nil {
+		wantPolicies++
+	}
+	if js.Trees != 8 || js.Tasks != 4 || len(js.Policies) != wantPolicies {
 		t.Errorf("json: %d trees, %d tasks, %d policies", js.Trees, js.Tasks, len(js.Policies))
 	}
 	for name, p := range js.Policies {
