@@ -136,7 +136,7 @@ document.getElementById('node-diagnosis').textContent=n.diagnosis||'';
 document.getElementById('node-feedback').textContent=n.feedback||'';
 var tt=document.getElementById('node-tests');tt.textContent='';var h=el('tr',{},tt);el('th',{},h,'test');el('th',{},h,'result');el('th',{},h,'message');
 (n.tests||[]).forEach(function(x){var r=el('tr',{},tt);el('td',{},r,x.name);el('td',{'class':x.passed?'pass':'fail'},r,x.passed?'passed':'failed');el('td',{},r,x.message||'');});}
-var slider=document.getElementById('step');slider.max=String(V.steps.length);slider.value=String(V.steps.length);
+var slider=document.getElementById('step');slider.max=String(V.steps.length);slider.value=String(Math.max(0,V.steps.length-1));
 function setStep(s){V.nodes.forEach(function(n){var vis=n.step<=s;groups[n.id].style.opacity=vis?1:0.12;if(edges[n.id])edges[n.id].style.opacity=vis?1:0.12;});
 document.getElementById('step-label').textContent=s+' of '+V.steps.length+' expansions';
 var ol=document.getElementById('frontier-list');ol.textContent='';
@@ -148,6 +148,6 @@ var ti=sv('title',{},g);ti.textContent='P(t = 1..'+(c.dist.length-1)+', > '+(c.d
 el('span',{},li,(c.priority!==undefined?(c.dist?'s(e) = ':'')+fmt(c.priority,4)+' · ':'')+'edge '+c.edge+' of node '+c.parent+': '+c.edit);});}
 else{el('li',{},ol,'search ended');}}
 slider.addEventListener('input',function(){setStep(parseInt(slider.value,10));});
-setStep(V.steps.length);show(V.steps.length?V.steps[V.steps.length-1].child:0);
+setStep(parseInt(slider.value,10));show(V.steps.length?V.steps[V.steps.length-1].child:0);
 document.body.setAttribute('data-render','ok');
 })();`

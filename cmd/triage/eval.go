@@ -91,7 +91,7 @@ the validation split).`,
 	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU, or 32 with the learned policy)")
 	fl.StringVar(&f.reportPath, "report", "", "write the HTML report to this file")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON summary to this file")
-	fl.StringVar(&f.viewTree, "view-tree", "", "tree id shown in the report's viewer (default: the first tree)")
+	fl.StringVar(&f.viewTree, "view-tree", "", "tree id shown in the report's viewer (default: the first tree with a fix)")
 	fl.StringVar(&f.viewPolicy, "view-policy", "", "policy shown in the viewer (default: learned if evaluated, else passrate)")
 	return c
 }
@@ -132,15 +132,36 @@ func evalNoTrees(err error, corpusFlag, split string) error {
 // tree the report's viewer shows by default.
 type firstTree struct {
 	eval.Source
-	id string
+	id    string // the smallest tree id
+	fixID string // the smallest id of a tree that contains a fix
 }
 
 func (s *firstTree) Next() (*corpus.Tree, error) {
 	t, err := s.Source.Next()
-	if err == nil && (s.id == "" || t.ID < s.id) {
+	if err != nil {
+		return t, err
+	}
+	if s.id == "" || t.ID < s.id {
 		s.id = t.ID
 	}
+	if s.fixID == "" || t.ID < s.fixID {
+		for i := range t.Nodes {
+			if t.Nodes[i].Exec.Solved() {
+				s.fixID = t.ID
+				break
+			}
+		}
+	}
 	return t, err
+}
+
+// view is the tree the report's viewer shows by default: the first tree
+// with a fix (a search that ends in one shows the most), else the first.
+func (s *firstTree) view() string {
+	if s.fixID != "" {
+		return s.fixID
+	}
+	return s.id
 }
 
 // evalLoadParams reads a --params file (empty path: no params).
@@ -284,7 +305,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	}
 	rep := report.New("triage eval: "+f.split+" split of "+f.corpus, f.corpus, f.split, res)
 	if f.reportPath != "" {
-		view := first.id
+		view := first.view()
 		if f.viewTree != "" {
 			view = f.viewTree
 		}
