@@ -260,7 +260,7 @@ func (s *searchSetup) adaptiveLimits(ctx context.Context, exec corpus.Executor, 
 		kept = append(kept, s.tasks[i])
 	}
 	if len(kept) == 0 {
-		return fmt.Errorf("no task passes the input checks")
+		return badInput("no task passes the input checks (see the warnings above)")
 	}
 	slog.Info("search: input checks and time limits", "tasks", len(kept), "left_out", len(s.tasks)-len(kept),
 		"seconds", time.Since(start).Seconds())
