@@ -302,9 +302,13 @@ func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
 			ids = append(ids, id)
 		}
 	}
+	inSplit, err := tasksOfSplits(all, []string{f.split})
+	if err != nil {
+		return nil, badInput("--split: %v", err)
+	}
 	var tasks []corpus.Task
-	for _, t := range all {
-		if (f.split == "all" || t.Split == f.split) && (len(ids) == 0 || slices.Contains(ids, t.ID)) {
+	for _, t := range inSplit {
+		if len(ids) == 0 || slices.Contains(ids, t.ID) {
 			tasks = append(tasks, t)
 		}
 	}
