@@ -61,7 +61,7 @@ type TimeLimits struct {
 }
 
 // Defaults of TimeLimits. A suite of the bundled tasks costs the sandbox
-// about 17 ms of CPU (README, sandbox), so on an idle machine the floor
+// about 17 ms of CPU (docs/results.md, "Sandbox"), so on an idle machine the floor
 // rules: a passing run would have to slow down 15-fold to time out, and a
 // loop costs a quarter of a second, about fifteen runs' worth. On a busy
 // machine the reference's time grows with the load, and the factor with it.

@@ -8,7 +8,7 @@ const (
 )
 
 // Task is one repair task in the KodCode-compatible JSONL format (see
-// DESIGN.md): a question, a reference solution, a pytest file that imports
+// docs/design.md): a question, a reference solution, a pytest file that imports
 // from `solution`, optional buggy roots and an optional split.
 type Task struct {
 	ID         string   `json:"task_id"`

@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkScore scores edges of the small embedded-default architecture on
-// the CPU backend at DESIGN.md's token budgets, packed and unpacked. Run with
+// the CPU backend at docs/design.md's token budgets, packed and unpacked. Run with
 // go test -run X -bench Score ./model/
 func BenchmarkScore(b *testing.B) {
 	for _, mode := range []string{"packed", "unpacked"} {

@@ -24,7 +24,7 @@ type Limits struct {
 	Edit      int `json:"edit"`
 }
 
-// DefaultLimits are DESIGN.md's: feedback ≤ 375, diagnosis ≤ 470, edit ≤ 175 tokens.
+// DefaultLimits are docs/design.md's: feedback ≤ 375, diagnosis ≤ 470, edit ≤ 175 tokens.
 func DefaultLimits() Limits { return Limits{Feedback: 375, Diagnosis: 470, Edit: 175} }
 
 // encodeLimited encodes s and keeps at most limit tokens. Texts much longer

@@ -10,7 +10,7 @@ import (
 
 // ABMCTS is AB-MCTS-A, adaptive branching MCTS with node aggregation
 // (Inoue et al., arXiv 2503.04412; SakanaAI/treequest
-// src/treequest/algos/ab_mcts_a, notes/search-baselines.md §2).
+// src/treequest/algos/ab_mcts_a, docs/baselines.md "abmcts").
 //
 // Every node keeps three kinds of Thompson arms: GEN (widen: generate a new
 // child here), CONT (go deeper into an existing child), and one arm per

@@ -10,7 +10,7 @@ import (
 
 // BGMCTS is budget-guided MCTS (Miyamoto, Oba, Okazaki, arXiv 2602.09574;
 // Sora-Miyamoto/bg-mcts treesearch/src/treesearch/algos/bg_mcts.py,
-// notes/search-baselines.md §3), with the budget counted in expansions:
+// docs/baselines.md "bgmcts"), with the budget counted in expansions:
 // u = expansions used / Budget, clamped to [0, 1].
 //
 // BG-PUCT of child j of p = mean over the nodes n of subtree(j) of

@@ -26,7 +26,7 @@ func (f ScoreFunc) Score(ctx context.Context, edges []priority.Edge) ([]priority
 	return f(ctx, edges)
 }
 
-// Learned is CodeTriage's best-first policy (DESIGN.md "Policies"): the
+// Learned is CodeTriage's best-first policy (docs/design.md "The priority model and s(e)"): the
 // Scorer gives a distribution over the solve distance of each edge, once,
 // when the edge joins the frontier; the episode expands the edge of highest
 // s(e) = (1/b) Σ_{m≤b} F(m), ties by parent depth ascending, then EdgeID.

@@ -25,7 +25,7 @@ type Outcome struct {
 }
 
 // Summary holds the metrics of one policy over a set of trees, each with a
-// standard error from a bootstrap clustered by task (DESIGN.md "Metrics").
+// standard error from a bootstrap clustered by task (docs/design.md "Metrics").
 // Budget-indexed maps are keyed by the budget in decimal.
 type Summary struct {
 	// ET is E[T], the mean expansions to the first fix over the trees the

@@ -1,7 +1,7 @@
 // Package policy holds the search policies of triage: the learned priority
 // policy (CodeTriage) and the baselines random, bfs, dfs, passrate, rex,
 // abmcts, bgmcts and uct, all mapped onto the frontier-of-proposed-edits
-// setting of DESIGN.md, plus the replay metrics E[T], S(B), C(B) and AUSC(B)
+// setting of docs/design.md, plus the replay metrics E[T], S(B), C(B) and AUSC(B)
 // with a task-clustered bootstrap.
 //
 // A Policy is configuration; Start begins one search over one tree and

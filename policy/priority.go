@@ -109,7 +109,7 @@ func (p simplePolicy) Start(t *corpus.Tree, seed uint64) Episode {
 }
 
 // NewRandom returns the uniform-random policy: every Ask picks uniformly
-// among the frontier edges (DESIGN.md "Policies"; the random baseline of
+// among the frontier edges (docs/baselines.md "Simple orders"; the random baseline of
 // CodeTriage). To be independent of the frontier's order it ranks edges by
 // a hash of (a per-Ask draw of the episode's generator, EdgeID). No
 // hyperparameters.
@@ -125,7 +125,7 @@ func NewRandom(params Params) (Policy, error) {
 // NewBFS returns breadth-first search: the shallowest parent first, then
 // the lowest EdgeID (edges are numbered in the order their parents were
 // proposed, so this is the FIFO order of REx's bfs scheduler,
-// notes/search-baselines.md §1). No hyperparameters.
+// docs/baselines.md "Simple orders"). No hyperparameters.
 func NewBFS(params Params) (Policy, error) {
 	if err := params.check("bfs"); err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func NewDFS(params Params) (Policy, error) {
 // NewPassRate returns the greedy policy on the parent's pass rate: the edge
 // whose parent passes the most tests first, ties shallower then lower
 // EdgeID (REx's greedy scheduler, acr/scheduler/greedy.py, argmax of the
-// heuristic with no visit penalty, notes/search-baselines.md §1). A parent
+// heuristic with no visit penalty, docs/baselines.md "Simple orders"). A parent
 // that did not load has pass rate 0. No hyperparameters.
 func NewPassRate(params Params) (Policy, error) {
 	if err := params.check("passrate"); err != nil {

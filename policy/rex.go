@@ -8,7 +8,7 @@ import (
 )
 
 // REx is REx's Thompson-sampling scheduler (Tang et al., NeurIPS 2024;
-// haotang1995/REx acr/scheduler/rex.py, notes/search-baselines.md §1).
+// haotang1995/REx acr/scheduler/rex.py, docs/baselines.md "rex").
 //
 // Arms are programs: every node with a pending edge. An arm with heuristic
 // h (its pass rate; 0 for a program that did not load) that has been refined

@@ -10,7 +10,7 @@ import (
 
 // UCT is the tree search of TSAPR/APRMCTS (Hu et al., ASE 2025;
 // Tomsawyerhu/APR-MCTS mcts.py and condefects_mcts.py,
-// notes/search-baselines.md §4).
+// docs/baselines.md "uct").
 //
 // Selection descends from the root while the node is fully expanded (it has
 // no pending edit) and otherwise expands the node's next pending edit, so a

@@ -11,7 +11,7 @@
 # REx's and UCT's constants come from checkpoints/default/baselines.json, tuned on the validation
 # split of the corpus the checkpoint was trained on (make checkpoint); TUNE=1 tunes them here on a
 # val-split corpus instead (a few more minutes).
-# ROOTS (default 1; 5 is the README corpus) and WORKERS (default: cores) scale the build.
+# ROOTS (default 1; 5 is the corpus of docs/results.md) and WORKERS (default: cores) scale the build.
 set -euo pipefail
 BIN=${1:-bin/triage}
 OUT=${2:-out/demo}

@@ -45,7 +45,7 @@ type BenchResult struct {
 }
 
 // MatmulParams counts the decoder's linear-layer weights (what the MFU of
-// the anchors counts: q, k, v, o, gate, up, down per layer).
+// the PyTorch reference in docs/training.md counts: q, k, v, o, gate, up, down per layer).
 func MatmulParams(c model.Config) int64 {
 	q, kv := int64(c.NumAttentionHeads*c.HeadDim), int64(c.NumKeyValueHeads*c.HeadDim)
 	h, i := int64(c.HiddenSize), int64(c.IntermediateSize)

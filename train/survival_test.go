@@ -11,7 +11,7 @@ import (
 )
 
 // survivalReference is the survival block of the transformers + PEFT
-// fixture (shared/fixtures/qwen3-parity/reference.json).
+// fixture (model/testdata/qwen3-parity/reference.json).
 type survivalReference struct {
 	Survival struct {
 		Logits  [][]float32 `json:"logits"`

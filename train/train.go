@@ -78,7 +78,7 @@ type Options struct {
 
 // DefaultOptions are the options of the embedded default (--arch small).
 // Eight epochs: 5-fold cross-validation by task on the bundled corpus gave
-// learned E[T] 14.81 at 4 epochs, 14.13 at 8 and 14.20 at 12 (README).
+// learned E[T] 14.81 at 4 epochs, 14.13 at 8 and 14.20 at 12 (docs/results.md).
 func DefaultOptions() Options {
 	return Options{Arch: "small", DType: "f32", Batch: 64, Accum: 1, Epochs: 8, LR: 3e-3, Warmup: 0.05,
 		MinLR: 0.05, WeightDecay: 1e-4, ClipNorm: 1, Seed: 1, ValEvery: 100, Shuffle: 4096,

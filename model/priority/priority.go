@@ -24,7 +24,7 @@ const ProgramLenScale = 4096
 // text, and the edge's remaining depth.
 //
 // Remaining is b(e) = D − depth(child) + 1 = MaxDepth − Depth: it enters the
-// score s(e) only, never the model (DESIGN.md "The priority model").
+// score s(e) only, never the model (docs/design.md "The priority model and s(e)").
 // Program is the parent's source; the paper's model does not read it, a
 // checkpoint may (its options say so), and it may be left empty otherwise.
 type Edge struct {

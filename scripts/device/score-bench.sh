@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # score-bench.sh -- scoring throughput of a Qwen3-0.6B-shaped priority model on the GPU machine,
-# next to PyTorch on the same H200 (../shared/anchors: 160 edges/s eager, 322 with torch.compile).
+# next to PyTorch on the same H200 (docs/training.md: 160 edges/s eager, 322 with torch.compile).
 #
 # Build here (the device has no Go; cgo links only libc), carry the binary, one call:
 #   CGO_ENABLED=1 go build -trimpath -ldflags="-s -w" -o bin/triage ./cmd/triage

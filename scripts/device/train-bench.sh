@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # train-bench.sh -- LoRA training throughput of the Qwen3-0.6B-shaped priority model on the GPU
-# machine, next to PyTorch + PEFT on the same H200 (../shared/anchors): eager 61.9k tok/s at
+# machine, next to PyTorch + PEFT on the same H200 (docs/training.md): eager 61.9k tok/s at
 # batch 32, 63.7k at 64; torch.compile 121k after 111 s (batch 32) / 196 s (batch 64) of
 # compilation. Target: >= 180k tokens/s with a first step under 30 s.
 #

@@ -1,5 +1,5 @@
 // Package tsapr is TSAPR live (Hu, Shang, Sun, Zhang, ASE 2025; also
-// APRMCTS and PSearch; notes/search-baselines.md §4): Monte Carlo tree
+// APRMCTS and PSearch; docs/baselines.md "uct"): Monte Carlo tree
 // search over patches, where an LLM writes each patch with a
 // repair-specific chain of thought and then reviews it in a self-reflection
 // turn, and a patch that fails some test is rewarded by its pass rate
