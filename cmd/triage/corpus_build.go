@@ -38,6 +38,7 @@ type corpusBuildFlags struct {
 	maxTokens, concurrency, n    int
 	timeout, floor, limitCap     time.Duration
 	factor                       float64
+	sandboxLimits                sandbox.LimitsPolicy
 }
 
 func newCorpusBuildCmd() *cobra.Command {
@@ -115,6 +116,7 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.DurationVar(&f.limitCap, "test-timeout-cap", corpus.DefaultTimeoutCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
 	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the slowest sets the limit)")
 	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
+	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c
 }
 
@@ -232,6 +234,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
 	sopts.Timeout = limits.Measure()
+	sopts.Limits = f.sandboxLimits
 	cpu0 := sandbox.ProcessCPUSeconds()
 	pool, err := sandbox.New(sopts)
 	if err != nil {
