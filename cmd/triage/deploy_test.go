@@ -387,6 +387,7 @@ func TestDeployShardedBuild(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("the one-process build has no rows")
 	}
+	t.Logf("one-process build: %d rows", len(want))
 	for _, engine := range []struct {
 		name string
 		envs [][]string
