@@ -98,6 +98,8 @@ var badInputs = []badInputCase{
 	{"corpus build --tasks {tasks}", exitUsage, "--out is required"},
 	{"corpus build --tasks {tasks} --split dev --out {out}", exitUsage, "--split: unknown split \"dev\""},
 	{"corpus build --tasks {tasks} --out {out} --shard 3/2", exitUsage, "--shard"},
+	{"corpus build --tasks {tasks} --out {out} --shard auto", exitUsage, "neither JOB_COMPLETION_INDEX"},
+	{"corpus build --tasks {tasks} --out {out} --shard auto/0", exitUsage, "auto/n with n ≥ 1"},
 	{"corpus build --tasks {tasks} --out {out} --k 0", exitUsage, "must be ≥ 1"},
 	{"corpus build --tasks {tasks} --out {out} --workers -1", exitUsage, "--workers -1"},
 	{"corpus build --tasks {tasks} --out {out} --proposer gpt", exitUsage, `--proposer "gpt"`},

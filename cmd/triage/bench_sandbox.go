@@ -19,6 +19,7 @@ func newBenchSandboxCmd() *cobra.Command {
 		runs    int
 		workers int
 		timeout time.Duration
+		limits  sandbox.LimitsPolicy
 	)
 	c := &cobra.Command{
 		Use:   "sandbox",
@@ -42,6 +43,7 @@ concurrency, and compares every run's per-test verdicts. Progress goes to stderr
 			}
 			opts := sandbox.DefaultOptions()
 			opts.Timeout = timeout
+			opts.Limits = limits
 			res, err := sandbox.Bench(cmd.Context(), sandbox.BenchOptions{Runs: runs, Workers: nw, Pool: opts, Progress: os.Stderr})
 			if err != nil {
 				return fmt.Errorf("bench sandbox: %w", err)
@@ -62,6 +64,7 @@ concurrency, and compares every run's per-test verdicts. Progress goes to stderr
 			return nil
 		},
 	}
+	addSandboxLimitsFlag(c, &limits)
 	c.Flags().IntVar(&runs, "runs", 220, "runs on each side (≥ 1)")
 	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+workersZero)
 	c.Flags().DurationVar(&timeout, "test-timeout", sandbox.DefaultOptions().Timeout, "wall-clock limit of one test-suite run (> 0)")

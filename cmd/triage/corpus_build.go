@@ -38,6 +38,7 @@ type corpusBuildFlags struct {
 	maxTokens, concurrency, n    int
 	timeout, floor, limitCap     time.Duration
 	factor                       float64
+	sandboxLimits                sandbox.LimitsPolicy
 }
 
 func newCorpusBuildCmd() *cobra.Command {
@@ -76,9 +77,11 @@ when complete, and manifest.json (manifest-i-of-n.json with --shard) with
 the shards, row counts, settings and versions. --resume skips complete
 shards; rows are the same whether resumed or not. --shard i/n builds every
 n-th shard so n machines (a Kubernetes Indexed Job, a Slurm array) can build
-one corpus into one shared folder or into n folders; readers take the union.`,
+one corpus into one shared folder or into n folders; readers take the union.
+--shard auto reads i and n from the job's environment and logs which it used
+(scripts/deploy and docs/deploy.md have the manifests and scripts).`,
 		Example: `  triage corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots 5 --out corpus/
-  triage corpus build --tasks tasks.jsonl --shard $JOB_COMPLETION_INDEX/8 --out out/corpus --resume
+  triage corpus build --tasks tasks.jsonl --shard auto --out out/corpus --resume
   triage corpus build --tasks tasks.jsonl --strict --test-timeout-floor 1s --out c/
   triage corpus build --tasks bundled --split val,test --roots 1 --out out/evalonly
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
@@ -94,7 +97,7 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.StringVar(&f.out, "out", "", "output folder")
 	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutate proposer and of root injection")
-	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i)")
+	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i); auto or auto/n: i from a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID), n from JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT")
 	fl.BoolVar(&f.resume, "resume", false, "skip shards that are already complete")
 	fl.IntVar(&f.tasksPerShard, "tasks-per-shard", corpus.DefaultTasksPerShard, "consecutive tasks per shard file")
 	fl.Int64Var(&f.rowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
@@ -113,6 +116,7 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.DurationVar(&f.limitCap, "test-timeout-cap", corpus.DefaultTimeoutCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
 	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the slowest sets the limit)")
 	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
+	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c
 }
 
@@ -137,20 +141,6 @@ func tasksOfSplits(tasks []corpus.Task, splits []string) ([]corpus.Task, error) 
 		}
 	}
 	return kept, nil
-}
-
-// parseShard parses "i/n".
-func parseShard(s string) (i, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	if !ok {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n", s)
-	}
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n", s)
-	}
-	return i, n, nil
 }
 
 // corpusBuildSummary is what corpus build prints.
@@ -197,9 +187,12 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := limits.Validate(); err != nil {
 		return badInput("--test-timeout-floor/-factor/-cap: %v", err)
 	}
-	si, sn, err := parseShard(f.shard)
+	shard, err := corpus.ParseShard(f.shard, os.Getenv)
 	if err != nil {
 		return badInput("%v", err)
+	}
+	if shard.Source != "flag" {
+		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
 	}
 	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
 	if err != nil {
@@ -241,6 +234,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
 	sopts.Timeout = limits.Measure()
+	sopts.Limits = f.sandboxLimits
 	cpu0 := sandbox.ProcessCPUSeconds()
 	pool, err := sandbox.New(sopts)
 	if err != nil {
@@ -250,7 +244,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	cfg.Executor = pool
 
 	opts := corpus.BuildOptions{Config: cfg, Roots: f.roots, RootsFunc: mutate.Inject, Seed: f.seed, Out: f.out,
-		Workers: f.workers, TasksPerShard: f.tasksPerShard, ShardIndex: si, ShardCount: sn, Resume: f.resume,
+		Workers: f.workers, TasksPerShard: f.tasksPerShard, ShardIndex: shard.Index, ShardCount: shard.Count, Resume: f.resume,
 		RowsPerGroup: f.rowsPerGroup, TasksSource: f.tasks, Limits: limits, ReferenceRuns: f.refRuns,
 		Strict: f.strict, ExecutorSettings: sandboxVerdictSettings(pool.Options())}
 	start := time.Now()

@@ -31,23 +31,6 @@ func runCLIErr(t *testing.T, args ...string) (int, error) {
 	return exitCode(err), err
 }
 
-func TestParseShard(t *testing.T) {
-	tests := []struct {
-		in     string
-		i, n   int
-		wantOK bool
-	}{
-		{"0/1", 0, 1, true}, {"3/8", 3, 8, true}, {"8/8", 0, 0, false}, {"-1/2", 0, 0, false},
-		{"1", 0, 0, false}, {"a/b", 0, 0, false}, {"0/0", 0, 0, false},
-	}
-	for _, tc := range tests {
-		i, n, err := parseShard(tc.in)
-		if (err == nil) != tc.wantOK || (tc.wantOK && (i != tc.i || n != tc.n)) {
-			t.Errorf("parseShard(%q) = %d, %d, %v", tc.in, i, n, err)
-		}
-	}
-}
-
 // TestCorpusBuildMutateSandbox builds a tiny corpus with the real mutate
 // proposer and sandbox, then resumes it and reads it back.
 func TestCorpusBuildMutateSandbox(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"triage/corpus"
+	"triage/search/sandbox"
 )
 
 // Exit codes.
@@ -38,7 +39,7 @@ func exitCode(err error) int {
 	}
 	fmt.Fprintln(os.Stderr, "triage:", err)
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, corpus.ErrCorruptShard) {
+	if errors.As(err, &ue) || errors.Is(err, corpus.ErrCorruptShard) || errors.Is(err, sandbox.ErrNoLimits) {
 		return exitUsage
 	}
 	return exitFailure

@@ -39,6 +39,7 @@ type searchFlags struct {
 	c, beta                               float64
 	seed                                  uint64
 	timeout                               time.Duration
+	sandboxLimits                         sandbox.LimitsPolicy
 }
 
 // searchAfterRoot, when set (tests), is called after each finished search
@@ -135,6 +136,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run (0: adaptive, per task from its reference's run time, as 'corpus build' sets it)")
+	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c
 }
 
@@ -191,6 +193,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	}
 	// The mutate proposer localizes faults from per-test line coverage.
 	sopts.Coverage = setup.proposer == "mutate"
+	sopts.Limits = f.sandboxLimits
 	pool, err := sandbox.New(sopts)
 	if err != nil {
 		return fmt.Errorf("start sandbox: %w", err)

@@ -37,6 +37,7 @@ type tasksInjectFlags struct {
 	seed         uint64
 	replace      bool
 	skipBadLines bool
+	limits       sandbox.LimitsPolicy
 }
 
 func newTasksInjectCmd() *cobra.Command {
@@ -69,6 +70,7 @@ file with malformed lines is refused (exit 2, file:line) unless
 	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+workersZero)
 	fl.BoolVar(&f.replace, "replace", false, "replace roots that tasks already have")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage+"; the output leaves them out")
+	addSandboxLimitsFlag(c, &f.limits)
 	return c
 }
 
@@ -92,6 +94,7 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	}
 	opts := sandbox.DefaultOptions()
 	opts.Workers = f.workers
+	opts.Limits = f.limits
 	pool, err := sandbox.New(opts)
 	if err != nil {
 		return fmt.Errorf("start sandbox: %w", err)

@@ -40,9 +40,10 @@ type malformedLine struct {
 
 func newTasksValidateCmd() *cobra.Command {
 	var (
-		spec    string
-		workers int
-		timeout time.Duration
+		spec     string
+		workers  int
+		timeout  time.Duration
+		sbLimits sandbox.LimitsPolicy
 	)
 	c := &cobra.Command{
 		Use:   "validate",
@@ -79,6 +80,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			}
 			opts := sandbox.DefaultOptions()
 			opts.Workers = nw
+			opts.Limits = sbLimits
 			limits := corpus.DefaultTimeLimits()
 			if timeout > 0 {
 				limits = corpus.TimeLimits{Fixed: timeout}
@@ -102,6 +104,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		},
 	}
 	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
+	addSandboxLimitsFlag(c, &sbLimits)
 	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+workersZero)
 	c.Flags().DurationVar(&timeout, "test-timeout", 0, "one fixed wall-clock limit per run (0: adaptive, as in corpus build)")
 	deprecatedAlias(c, "timeout", "test-timeout")

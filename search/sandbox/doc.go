@@ -3,8 +3,9 @@
 //
 // A Pool keeps warm Python workers (worker.py, embedded with guard.py,
 // confine.py and recheck.py). Each worker is started by /usr/bin/python3 in
-// new net, mount, pid, ipc and uts namespaces and inside its own cgroup v1
-// (pids and memory). It installs an audit hook (inert until a run arms it),
+// new net, mount, pid, ipc and uts namespaces and inside its own cgroup
+// (pids and memory limits, on cgroup v1 or v2; on v2 the process moves
+// itself into a leaf of its cgroup so that it can hand the controllers down). It installs an audit hook (inert until a run arms it),
 // imports pytest and runs it once to load every lazily imported module,
 // pivots into a new root of read-only bind mounts holding only the Python
 // installation, what pytest imported and a private run folder (no /proc, no
@@ -52,5 +53,7 @@
 // terminal reporter is unregistered after configuration (its options stay).
 //
 // Layers that cannot work (not root, no cgroups, not x86-64) are skipped with
-// a slog warning; Pool.Protections lists what is in force.
+// a slog warning; Pool.Protections lists what is in force. The memory and
+// process limits are the exception when Options.Limits is LimitsRequire
+// (the CLI's default): without them New refuses with ErrNoLimits.
 package sandbox

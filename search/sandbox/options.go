@@ -35,6 +35,11 @@ type Options struct {
 	// NoIsolation starts workers without namespaces, cgroups or a uid change
 	// (rlimits and timeouts still apply). For debugging and comparison only.
 	NoIsolation bool
+	// Limits says what New does when the workers' cgroup memory and
+	// process limits cannot be set up (not root, cgroups read-only, v2
+	// controllers not delegated): LimitsWarn (the default) runs without
+	// them and logs it, LimitsRequire refuses with ErrNoLimits.
+	Limits LimitsPolicy
 	// UIDBase is the first uid runs are dropped to; worker i uses UIDBase+i.
 	// Zero picks a block of 64 uids from the process id, so pools of
 	// different processes do not share RLIMIT_NPROC counts. Used only as root.
@@ -109,6 +114,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.FeedbackChars <= 0 {
 		o.FeedbackChars = d.FeedbackChars
+	}
+	if o.Limits == "" {
+		o.Limits = LimitsWarn
 	}
 	return o
 }

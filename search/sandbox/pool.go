@@ -113,6 +113,18 @@ func New(opts Options) (*Pool, error) {
 		}
 		p.all = append(p.all, s)
 	}
+	if !opts.NoIsolation {
+		if err := checkLimits(opts.Limits, p.all[0].cg, warned); err != nil {
+			for _, s := range p.all {
+				_ = s.cg.remove()
+			}
+			for _, d := range p.all[0].cg.dirs() {
+				_ = os.Remove(filepath.Dir(d))
+			}
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
 	for _, w := range warned {
 		slog.Warn("sandbox: isolation layer unavailable", "detail", w)
 	}

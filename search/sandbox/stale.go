@@ -32,32 +32,15 @@ func ownerPID(name, prefix string) (int, bool) {
 // behind (they were killed before Close): their cgroups (after killing any
 // process still in them) and their temp folders.
 func sweepStale(tempBase string) {
-	for _, controller := range []string{"pids", "memory"} {
-		parent := filepath.Join(cgroupRoot, controller, "triage-sandbox")
-		entries, err := os.ReadDir(parent)
-		if err != nil {
-			continue
+	if cgroupV2() {
+		if base, err := cgroupV2Base(); err == nil {
+			sweepStaleCgroups(filepath.Join(base, "triage-sandbox"), func(dir string) *cgroup {
+				return &cgroup{pids: dir, memory: dir, v2: true}
+			})
 		}
-		for _, e := range entries {
-			pid, ok := ownerPID(e.Name(), "")
-			if !e.IsDir() || !ok || pidAlive(pid) {
-				continue
-			}
-			poolDir := filepath.Join(parent, e.Name())
-			workers, _ := os.ReadDir(poolDir)
-			for _, w := range workers {
-				if w.IsDir() {
-					cg := &cgroup{}
-					if controller == "pids" {
-						cg.pids = filepath.Join(poolDir, w.Name())
-					} else {
-						cg.memory = filepath.Join(poolDir, w.Name())
-					}
-					_ = cg.remove()
-				}
-			}
-			_ = os.Remove(poolDir)
-		}
+	} else {
+		sweepStaleCgroups(filepath.Join(cgroupRoot, "pids", "triage-sandbox"), func(dir string) *cgroup { return &cgroup{pids: dir} })
+		sweepStaleCgroups(filepath.Join(cgroupRoot, "memory", "triage-sandbox"), func(dir string) *cgroup { return &cgroup{memory: dir} })
 	}
 	entries, err := os.ReadDir(tempBase)
 	if err != nil {
@@ -67,5 +50,26 @@ func sweepStale(tempBase string) {
 		if pid, ok := ownerPID(e.Name(), "triage-sandbox-"); ok && e.IsDir() && !pidAlive(pid) {
 			_ = os.RemoveAll(filepath.Join(tempBase, e.Name()))
 		}
+	}
+}
+
+// sweepStaleCgroups removes the pool folders under parent whose owner
+// process is gone, each worker's cgroup (made by mk) first.
+func sweepStaleCgroups(parent string, mk func(dir string) *cgroup) {
+	pools, err := cgfs.Dirs(parent)
+	if err != nil {
+		return
+	}
+	for _, name := range pools {
+		pid, ok := ownerPID(name, "")
+		if !ok || pidAlive(pid) {
+			continue
+		}
+		poolDir := filepath.Join(parent, name)
+		workers, _ := cgfs.Dirs(poolDir)
+		for _, w := range workers {
+			_ = mk(filepath.Join(poolDir, w)).remove()
+		}
+		_ = cgfs.Remove(poolDir)
 	}
 }
