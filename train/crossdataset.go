@@ -271,6 +271,7 @@ func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.
 			}
 			figures[name+" E[T]"] = append(figures[name+" E[T]"], run.Summary[name].ET)
 			figures[name+" tokens"] = append(figures[name+" tokens"], run.Summary[name].Tokens)
+			figures[name+" S"] = append(figures[name+" S"], run.Summary[name].S[strconv.Itoa(slices.Max(o.Budgets))])
 			for _, b := range o.Baselines {
 				p, err := policy.ComparePaired(name, outs, b, d.Outcomes[b], o.Resamples, seed)
 				if err != nil {
