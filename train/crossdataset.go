@@ -22,6 +22,8 @@ import (
 type Dataset struct {
 	Name string
 	Src  Source
+	// Record names the dataset's corpora in the checkpoints trained on it.
+	Record SourceRecord
 }
 
 // FolderDatasets makes one Dataset per named group of corpus folders, the
@@ -35,7 +37,7 @@ func FolderDatasets(names []string, dirs [][]string) ([]Dataset, error) {
 		if len(dirs[i]) == 0 {
 			return nil, fmt.Errorf("dataset %s: no corpus folders", n)
 		}
-		out = append(out, Dataset{Name: n, Src: ShardSource{Dirs: dirs[i]}})
+		out = append(out, Dataset{Name: n, Src: ShardSource{Dirs: dirs[i]}, Record: SourceRecord{Corpus: dirs[i]}})
 	}
 	return out, checkDatasets(out)
 }
@@ -298,6 +300,7 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 	renv.Out = filepath.Join(env.Out, "lodo-"+tr.Name+"-to-"+test, "seed-"+strconv.FormatUint(seed, 10))
 	renv.Train = FilterSource{tr.Src, isSplit(corpus.SplitTrain)}
 	renv.Val = FilterSource{tr.Src, isSplit(corpus.SplitVal)}
+	renv.Sources = tr.Record
 	to := o.Train
 	to.Seed = seed
 	log.Info("leave-one-dataset-out: training", "train", tr.Name, "test", test, "seed", seed, "out", renv.Out)

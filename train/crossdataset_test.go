@@ -146,7 +146,7 @@ func TestSplitDatasets(t *testing.T) {
 // on the training source's val split, the spread over seeds.
 func TestLeaveOneDatasetOut(t *testing.T) {
 	a, b := namedTrees("a", 16, 8, 1), namedTrees("b", 16, 8, 2)
-	ds := []Dataset{{"a", TreeSlice(a)}, {"b", TreeSlice(b)}}
+	ds := []Dataset{{Name: "a", Src: TreeSlice(a)}, {Name: "b", Src: TreeSlice(b)}}
 	env := tinyEnv(t, nil, t.TempDir())
 	env.Train, env.Val = nil, nil
 	o := LODOOptions{Train: tinyOptions(), TrainSeeds: []uint64{1, 2}, Baselines: []string{"bfs", "uct"},

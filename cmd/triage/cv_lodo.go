@@ -91,7 +91,12 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 	if err != nil {
 		return badInput("%v", err)
 	}
-	env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: buildQwen3}
+	for i := range ds {
+		if ds[i].Record, err = corpusRecord(groups[i]); err != nil {
+			return err
+		}
+	}
+	env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: buildQwen3, Command: commandLine()}
 	lo := train.LODOOptions{Train: o, TrainSeeds: tseeds, Baselines: policy.Baselines, HybridGrid: l.hybridGrid,
 		NoHybrid: l.noHybrid, AllSplits: l.allSplits, Seeds: seeds, Budgets: budgets, Resamples: resamples}
 	dirs, err := train.LeaveOneDatasetOut(cmd.Context(), ds, lo, env)
