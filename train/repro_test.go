@@ -14,20 +14,7 @@ import (
 func writeCorpus(t *testing.T, trees []*corpus.Tree) string {
 	t.Helper()
 	dir := t.TempDir()
-	fh, err := os.Create(filepath.Join(dir, "part-00000.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sw := corpus.NewShardWriter(fh, corpus.WriterOptions{})
-	for _, tr := range trees {
-		if err := sw.WriteTree(tr, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := fh.Close(); err != nil {
+	if err := corpus.WriteShardFile(filepath.Join(dir, "part-00000.parquet"), trees); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -147,7 +147,16 @@ func writeLODO(w io.Writer, d train.LODODirection, maxB string) {
 		}
 		fmt.Fprintf(w, "| %s | %.2f ± %.2f | %.0f ± %.0f | %.3f |\n", name, s.ET, s.ETSE, s.Tokens, s.TokensSE, s.S[maxB])
 	}
-	fmt.Fprint(w, "\nPaired by tree (ratio of E[T] over the trees both solve, 95% interval from a bootstrap clustered by task):\n\n")
+	fmt.Fprint(w, "\nRatio of E[T] to each baseline over the trees both solve, mean ± sd over the training seeds (each seed below):\n\n")
+	fmt.Fprint(w, "| policy | baseline | ratio |\n|---|---|---|\n")
+	for _, name := range []string{"learned", "hybrid"} {
+		for _, b := range policy.Baselines {
+			if sp, ok := d.Spread[name+" / "+b]; ok {
+				fmt.Fprintf(w, "| %s | %s | %.3f ± %.3f (%s) |\n", name, b, sp.Mean, sp.SD, joinFloats(sp.Each))
+			}
+		}
+	}
+	fmt.Fprint(w, "\nPaired by tree, per seed (95% interval from a bootstrap clustered by task):\n\n")
 	fmt.Fprint(w, "| policy | seed | baseline | ΔE[T] | ratio | 95% | trees |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range d.Runs {
 		for _, p := range r.Paired {
