@@ -185,7 +185,7 @@ func evalLoadParams(path string) (policy.ParamSet, error) {
 // --policy); release frees a learned scorer.
 func evalBuildPolicies(ctx context.Context, flag string, names []string, ps policy.ParamSet, checkpoint string, lopts ...policy.LearnedOption) (pols []eval.Policy, release func(), err error) {
 	release = func() {}
-	var shared policy.Scorer // one scorer for learned and hybrid
+	var shared *loadedScorer // one compiled model for learned and hybrid
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {
@@ -198,7 +198,7 @@ func evalBuildPolicies(ctx context.Context, flag string, names []string, ps poli
 					return nil, release, err
 				}
 			}
-			p, err := policy.NewScored(name, ps[name], shared, lopts...)
+			p, err := policy.NewScored(name, ps[name], shared.batcher(), lopts...)
 			if err != nil {
 				return nil, release, badInput("%s: %v", flag, err)
 			}
@@ -214,9 +214,30 @@ func evalBuildPolicies(ctx context.Context, flag string, names []string, ps poli
 	return pols, release, nil
 }
 
-// evalLoadScorer loads the checkpoint's scorer for the scored policy name
-// behind a batcher; release frees both.
-func evalLoadScorer(ctx context.Context, name, checkpoint string) (policy.Scorer, func(), error) {
+// loadedScorer is a checkpoint's compiled model, shared by the scored
+// policies of one command, each through its own batcher.
+type loadedScorer struct {
+	model    policy.Scorer
+	batchers []*policy.Batcher
+}
+
+// batcher returns a new batcher over the model for one policy. Concurrent
+// episodes of that policy share it: their edges go into one execution
+// instead of one tiny call per expansion. Policies do not share one: the
+// model encodes a parent's edits together, and two policies asking for the
+// same parent in one batch would score a group holding each edit twice.
+func (l *loadedScorer) batcher() policy.Scorer {
+	b, err := policy.NewBatcher(l.model, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
+	if err != nil {
+		return l.model // only for invalid options, which these are not
+	}
+	l.batchers = append(l.batchers, b)
+	return b
+}
+
+// evalLoadScorer loads the checkpoint's model for the scored policy name;
+// release closes its batchers and frees it.
+func evalLoadScorer(ctx context.Context, name, checkpoint string) (*loadedScorer, func(), error) {
 	release := func() {}
 	if learnedScorerLoader == nil {
 		return nil, release, fmt.Errorf("policy %s: no checkpoint loader is wired into this build yet", name)
@@ -228,14 +249,13 @@ func evalLoadScorer(ctx context.Context, name, checkpoint string) (policy.Scorer
 		}
 		return nil, release, fmt.Errorf("load checkpoint %s: %w", checkpoint, err)
 	}
-	// Concurrent episodes share one compiled model: pack their edges
-	// into one execution instead of one tiny call per expansion.
-	b, err := policy.NewBatcher(sc, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
-	if err != nil {
+	l := &loadedScorer{model: sc}
+	return l, func() {
+		for _, b := range l.batchers {
+			_ = b.Close()
+		}
 		free()
-		return nil, release, err
-	}
-	return b, func() { _ = b.Close(); free() }, nil
+	}, nil
 }
 
 func runEval(cmd *cobra.Command, f *evalFlags) error {

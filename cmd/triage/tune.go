@@ -71,7 +71,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return badInput("--grid: %v", err)
 	}
 	var pols []eval.Policy
-	var sc policy.Scorer
+	var sc *loadedScorer
 	if policy.NeedsScorer(f.policy) {
 		var release func()
 		if sc, release, err = evalLoadScorer(cmd.Context(), f.policy, f.checkpoint); err != nil {
@@ -83,7 +83,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		}
 	}
 	for _, pt := range points {
-		p, err := policy.NewScored(f.policy, pt, sc)
+		var scorer policy.Scorer
+		if sc != nil {
+			scorer = sc.batcher() // one per grid point: see loadedScorer.batcher
+		}
+		p, err := policy.NewScored(f.policy, pt, scorer)
 		if err != nil {
 			return badInput("--grid %s: %v", pt, err)
 		}
