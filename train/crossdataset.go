@@ -68,6 +68,10 @@ func checkDatasets(ds []Dataset) error {
 	return nil
 }
 
+// ErrNoValFix is returned by LeaveOneDatasetOut for a training dataset
+// whose val split holds no tree with a fix: nothing could be tuned on it.
+var ErrNoValFix = errors.New("no val-split tree with a fix to tune on")
+
 // DefaultGrids are the grids each baseline is tuned over on the training
 // source's val split (by E[T]); a baseline absent here has no
 // hyperparameter worth tuning and runs with its defaults.
@@ -358,7 +362,7 @@ func fixed(ts []*corpus.Tree) []*corpus.Tree {
 func tuneBaselines(ctx context.Context, val []*corpus.Tree, o LODOOptions) (map[string]policy.Params, error) {
 	out := map[string]policy.Params{}
 	if len(fixed(val)) == 0 {
-		return nil, errors.New("no val-split tree with a fix to tune on")
+		return nil, ErrNoValFix
 	}
 	for _, name := range o.Baselines {
 		spec, ok := o.Grids[name]

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -197,5 +198,18 @@ func TestNewSpread(t *testing.T) {
 	}
 	if s := NewSpread([]float64{5}); s.SD != 0 || s.Mean != 5 {
 		t.Errorf("NewSpread(5) = %+v", s)
+	}
+}
+
+// TestLeaveOneDatasetOutNeedsValFixes: a training dataset with no val tree
+// holding a fix cannot tune anything, and says so before training.
+func TestLeaveOneDatasetOutNeedsValFixes(t *testing.T) {
+	a := splitOf(namedTrees("a", 8, 4, 1), corpus.SplitTrain)
+	b := namedTrees("b", 8, 4, 2)
+	ds := []Dataset{{Name: "a", Src: a}, {Name: "b", Src: TreeSlice(b)}}
+	o := LODOOptions{Train: tinyOptions(), Baselines: []string{"uct"}, Seeds: 1, Resamples: 5}
+	_, err := LeaveOneDatasetOut(context.Background(), ds, o, tinyEnv(t, nil, t.TempDir()))
+	if !errors.Is(err, ErrNoValFix) {
+		t.Errorf("err = %v, want ErrNoValFix", err)
 	}
 }

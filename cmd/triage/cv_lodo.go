@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -100,6 +101,9 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 	lo := train.LODOOptions{Train: o, TrainSeeds: tseeds, Baselines: policy.Baselines, HybridGrid: l.hybridGrid,
 		NoHybrid: l.noHybrid, AllSplits: l.allSplits, Seeds: seeds, Budgets: budgets, Resamples: resamples}
 	dirs, err := train.LeaveOneDatasetOut(cmd.Context(), ds, lo, env)
+	if errors.Is(err, train.ErrNoValFix) {
+		return badInput("%v", err)
+	}
 	if err != nil {
 		return err
 	}
