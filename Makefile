@@ -14,8 +14,12 @@ export GOMLX_NO_AUTO_INSTALL := 1
 
 all: build
 
+# The commit goes into the binary (and every checkpoint it trains) even where
+# Go stamps no VCS information (GOFLAGS=-buildvcs=false, git worktrees).
+LDFLAGS := -X main.buildCommit=$(shell git rev-parse HEAD 2>/dev/null) -X main.buildModified=$(shell git diff --quiet HEAD 2>/dev/null && echo false || echo true)
+
 build: check-go
-	$(GO) build -o $(BIN) ./cmd/triage
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/triage
 
 # prereqs installs what can be installed (as root, through apt) and explains
 # the rest.
@@ -59,7 +63,7 @@ demo: prereqs build
 # builds the 5-root bundled corpus and trains the CPU model on it, seed 1.
 checkpoint: prereqs build
 	./scripts/checkpoint.sh $(BIN) $(CKPT_CORPUS)
-	$(GO) build -o $(BIN) ./cmd/triage
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/triage
 
 test: prereqs
 	$(GO) vet ./...

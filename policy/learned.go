@@ -70,24 +70,30 @@ func (p Learned) Name() string { return p.name }
 
 // Start implements Policy.
 func (p Learned) Start(t *corpus.Tree, seed uint64) Episode {
-	return &learnedEpisode{base: newBase(t, seed), scorer: p.scorer, p1: p.p1, perDepth: p.perDepth}
+	return &learnedEpisode{base: newBase(t, seed), edgeScores: edgeScores{scorer: p.scorer}, p1: p.p1, perDepth: p.perDepth}
 }
 
 type learnedEpisode struct {
 	base
-	scorer   Scorer
+	edgeScores
 	p1       bool
 	perDepth bool
-	score    []float64       // by EdgeID
-	dist     []priority.Dist // by EdgeID
-	has      []bool          // by EdgeID: scored
 	items    []scored
 	buf      []corpus.EdgeID
 }
 
+// edgeScores holds the Scorer's output per edge of one episode: each edge
+// is scored once, when it first appears in a frontier (learned, hybrid).
+type edgeScores struct {
+	scorer Scorer
+	score  []float64       // by EdgeID: s(e), or p1 with the ScoreByP1 option
+	dist   []priority.Dist // by EdgeID
+	has    []bool          // by EdgeID: scored
+}
+
 // Dist returns the model's distribution over the solve distance of edge e,
 // once e has been scored (nil before). Reports show it.
-func (ep *learnedEpisode) Dist(e corpus.EdgeID) priority.Dist {
+func (ep *edgeScores) Dist(e corpus.EdgeID) priority.Dist {
 	if e < 0 || int(e) >= len(ep.dist) {
 		return nil
 	}
@@ -120,7 +126,22 @@ func Input(t *corpus.Tree, e corpus.EdgeID) priority.Edge {
 
 // ensureScored scores every edge of fr not scored yet, in one call.
 func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) error {
-	for len(ep.score) < len(ep.t.Edges) {
+	return ep.edgeScores.ensure(ctx, ep.t, fr, func(e corpus.EdgeID, d priority.Dist, s float64) float64 {
+		if ep.p1 {
+			s = d.P1()
+		}
+		if ep.perDepth {
+			// s and p1 lie in [0, 1]: a shallower parent always ranks first.
+			s -= 2 * float64(ep.parentDepth(e))
+		}
+		return s
+	})
+}
+
+// ensure scores every edge of fr (validated edges of t) not scored yet, in
+// one Scorer call, and stores rank(e, dist, s(e)) as its score.
+func (ep *edgeScores) ensure(ctx context.Context, t *corpus.Tree, fr []corpus.EdgeID, rank func(corpus.EdgeID, priority.Dist, float64) float64) error {
+	for len(ep.score) < len(t.Edges) {
 		ep.score = append(ep.score, 0)
 		ep.dist = append(ep.dist, nil)
 		ep.has = append(ep.has, false)
@@ -130,7 +151,7 @@ func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) 
 	for _, e := range fr {
 		if !ep.has[e] {
 			ids = append(ids, e)
-			in = append(in, Input(ep.t, e))
+			in = append(in, Input(t, e))
 		}
 	}
 	if len(in) == 0 {
@@ -154,12 +175,8 @@ func (ep *learnedEpisode) ensureScored(ctx context.Context, fr []corpus.EdgeID) 
 		if err != nil {
 			return fmt.Errorf("learned: edge %d: %w", e, err)
 		}
-		if ep.p1 {
-			sc = out[i].P1()
-		}
-		if ep.perDepth {
-			// s and p1 lie in [0, 1]: a shallower parent always ranks first.
-			sc -= 2 * float64(ep.parentDepth(e))
+		if rank != nil {
+			sc = rank(e, out[i], sc)
 		}
 		ep.score[e] = sc
 		ep.dist[e] = out[i]

@@ -24,7 +24,7 @@ func ReadParamSet(r io.Reader) (ParamSet, error) {
 		return nil, fmt.Errorf("params: %w", err)
 	}
 	for name, p := range ps {
-		if _, err := New(name, p); err != nil {
+		if err := CheckParams(name, p); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
 	}

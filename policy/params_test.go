@@ -44,14 +44,14 @@ func TestParseGrid(t *testing.T) {
 }
 
 func TestReadParamSet(t *testing.T) {
-	ps, err := policy.ReadParamSet(strings.NewReader(`{"rex": {"C": 5}, "uct": {"C": 0.5, "beta": 0.8}}`))
+	ps, err := policy.ReadParamSet(strings.NewReader(`{"rex": {"C": 5}, "uct": {"C": 0.5, "beta": 0.8}, "hybrid": {"C": 2, "temp": 0.5}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ps["rex"]["C"] != 5 || ps["uct"]["beta"] != 0.8 {
+	if ps["rex"]["C"] != 5 || ps["uct"]["beta"] != 0.8 || ps["hybrid"]["temp"] != 0.5 {
 		t.Errorf("got %v", ps)
 	}
-	for _, bad := range []string{`{"rex": {"C": -1}}`, `{"nosuch": {}}`, `{"rex": {"D": 1}}`, `[1]`, `{`} {
+	for _, bad := range []string{`{"rex": {"C": -1}}`, `{"nosuch": {}}`, `{"rex": {"D": 1}}`, `{"hybrid": {"temp": 0}}`, `{"hybrid": {"norm": 0.5}}`, `{"learned": {"C": 1}}`, `[1]`, `{`} {
 		if _, err := policy.ReadParamSet(strings.NewReader(bad)); err == nil {
 			t.Errorf("ReadParamSet(%s) = nil error", bad)
 		}
@@ -87,8 +87,8 @@ func FuzzReadParamSet(f *testing.F) {
 			return
 		}
 		for name, p := range ps {
-			if _, err := policy.New(name, p); err != nil {
-				t.Fatalf("accepted %s %v that New rejects: %v", name, p, err)
+			if err := policy.CheckParams(name, p); err != nil {
+				t.Fatalf("accepted %s %v that CheckParams rejects: %v", name, p, err)
 			}
 		}
 	})

@@ -120,14 +120,14 @@ func New(name string, params Params) (Policy, error) {
 	}
 	names := append([]string(nil), Baselines...)
 	sort.Strings(names)
-	return nil, fmt.Errorf("%w %q (known: %s, learned)", ErrUnknownPolicy, name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%w %q (known: %s, learned, hybrid)", ErrUnknownPolicy, name, strings.Join(names, ", "))
 }
 
 // Stochastic reports whether the named policy's choices depend on its seed,
 // so that evaluations average it over several seeds.
 func Stochastic(name string) bool {
 	switch name {
-	case "bfs", "dfs", "passrate", "bgmcts", "learned":
+	case "bfs", "dfs", "passrate", "bgmcts", "learned", "hybrid":
 		return false
 	}
 	return true

@@ -47,6 +47,10 @@ func allPolicies(t testing.TB) map[string]func() (policy.Policy, error) {
 		m[name] = func() (policy.Policy, error) { return policy.New(name, nil) }
 	}
 	m["learned"] = func() (policy.Policy, error) { return policy.NewLearned(textScorer) }
+	m["hybrid"] = func() (policy.Policy, error) { return policy.NewHybrid(textScorer, nil) }
+	m["hybrid-raw"] = func() (policy.Policy, error) {
+		return policy.NewHybrid(textScorer, policy.Params{"C": 0.5, "temp": 2, "norm": 0})
+	}
 	m["abmcts-beta"] = func() (policy.Policy, error) { return policy.New("abmcts", policy.Params{"beta": 1}) }
 	m["rex-C1"] = func() (policy.Policy, error) { return policy.New("rex", policy.Params{"C": 1}) }
 	return m

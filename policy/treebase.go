@@ -23,10 +23,21 @@ func (tb *treeBase) growNodes() {
 // askTree runs the shared Ask: validate, then select up to n edges by
 // calling pick on a frontier index that excludes the edges already chosen.
 func (tb *treeBase) askTree(frontier []corpus.EdgeID, n int, pick func() corpus.EdgeID) ([]corpus.EdgeID, error) {
+	return tb.askTreePrepared(frontier, n, nil, pick)
+}
+
+// askTreePrepared is askTree with a prepare step that sees the validated,
+// distinct frontier before the first pick (the hybrid policy scores it).
+func (tb *treeBase) askTreePrepared(frontier []corpus.EdgeID, n int, prepare func([]corpus.EdgeID) error, pick func() corpus.EdgeID) ([]corpus.EdgeID, error) {
 	fr, err := tb.beginAsk(frontier, n, tb.buf)
 	tb.buf = fr
 	if err != nil || len(fr) == 0 {
 		return nil, err
+	}
+	if prepare != nil {
+		if err := prepare(fr); err != nil {
+			return nil, err
+		}
 	}
 	tb.growNodes()
 	excluded := func(e corpus.EdgeID) bool { return tb.picked[e] == tb.askGen }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -43,6 +42,16 @@ func Folds(taskIDs []string, k int, seed uint64) map[string]int {
 		out[kk.id] = i % k
 	}
 	return out
+}
+
+// FoldSplit gives fold i's three sets of trees: its model trains on the
+// other folds' trees outside the val split, chooses its checkpoint on their
+// val-split trees, and is scored on fold i's trees (of every split).
+func FoldSplit(folds map[string]int, i int) (train, val, heldOut func(*corpus.Tree) bool) {
+	heldOut = func(t *corpus.Tree) bool { return folds[t.TaskID] == i }
+	train = func(t *corpus.Tree) bool { return !heldOut(t) && t.Split != corpus.SplitVal }
+	val = func(t *corpus.Tree) bool { return !heldOut(t) && t.Split == corpus.SplitVal }
+	return train, val, heldOut
 }
 
 // FilterSource keeps the trees of Src for which Keep is true.
@@ -134,11 +143,11 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*C
 	res := &CVResult{Outcomes: map[string][]policy.Outcome{}, Summary: map[string]policy.Summary{}, Tasks: len(folds)}
 	res.Order = append(append([]string{"learned"}, sortedKeys(o.Learned)...), o.Baselines...)
 	for i := 0; i < o.Folds; i++ {
-		in := func(t *corpus.Tree) bool { return folds[t.TaskID] == i }
+		trainOf, valOf, in := FoldSplit(folds, i)
 		fenv := env
 		fenv.Out = filepath.Join(env.Out, "fold-"+strconv.Itoa(i))
-		fenv.Train = FilterSource{all, func(t *corpus.Tree) bool { return !in(t) && t.Split != corpus.SplitVal }}
-		fenv.Val = FilterSource{all, func(t *corpus.Tree) bool { return !in(t) && t.Split == corpus.SplitVal }}
+		fenv.Train = FilterSource{all, trainOf}
+		fenv.Val = FilterSource{all, valOf}
 		log.Info("cross-validation: training", "fold", i, "of", o.Folds, "out", fenv.Out)
 		run, err := Train(ctx, o.Train, fenv)
 		if err != nil {
@@ -250,26 +259,9 @@ func collect(ctx context.Context, src Source) ([]*corpus.Tree, error) {
 // replayLearned replays the learned policy (scores precomputed per tree)
 // on every tree; outcomes as search.Outcomes gives them.
 func replayLearned(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, opts ...policy.LearnedOption) ([]policy.Outcome, error) {
-	ts := NewTreeScorer(sc)
-	p, err := policy.NewLearned(ts, opts...)
+	outs, err := ReplayScored(ctx, sc, trees, func(s policy.Scorer) (policy.Policy, error) { return policy.NewLearned(s, opts...) })
 	if err != nil {
 		return nil, err
 	}
-	var out []policy.Outcome
-	for _, t := range trees {
-		ts.Reset()
-		if err := ts.Prepare(ctx, t); err != nil {
-			return nil, err
-		}
-		env, err := search.NewReplay(t)
-		if err != nil {
-			return nil, err
-		}
-		r, err := search.Run(ctx, env, p, search.Config{Seed: 1})
-		if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
-			return nil, fmt.Errorf("replay %s: %w", t.ID, err)
-		}
-		out = append(out, r.Outcome())
-	}
-	return out, nil
+	return outs[0], nil
 }

@@ -206,6 +206,10 @@ type Run struct {
 type SourceRecord struct {
 	Corpus       []string `json:"corpus"`
 	ManifestHash string   `json:"manifest_sha256,omitempty"`
+	// Manifests is each corpus folder's own hash (sha256 over its
+	// manifest*.json files in name order), so one corpus can be checked
+	// without the others.
+	Manifests map[string]string `json:"manifests_sha256,omitempty"`
 }
 
 // Env is what Train runs with: the data, the backend, where to write and

@@ -135,6 +135,10 @@ var badInputs = []badInputCase{
 	{"train --corpus {corpus} --out {out} --backend foo", exitUsage, `backend "foo"`},
 	{"cv --folds 1", exitUsage, "--folds must be ≥ 2"},
 	{"cv --budgets 100000000", exitUsage, "above the largest budget"},
+	{"cv --lodo --corpus {corpus} --out {out}", exitUsage, "with --lodo the first folder needs a dataset name"},
+	{"cv --lodo --corpus a={corpus} --out {out}", exitUsage, "--lodo needs at least two datasets"},
+	{"cv --lodo --corpus a={corpus} --corpus a={corpus} --out {out}", exitUsage, "dataset a given twice"},
+	{"cv --lodo --corpus a={corpus} --corpus b={corpus} --out {out} --train-seeds 0", exitUsage, "--train-seeds"},
 
 	// search.
 	{"search --policy bfs", exitUsage, "--tasks is required"},

@@ -21,6 +21,7 @@ func newCVCmd() *cobra.Command {
 	var foldSeed uint64
 	var params, budgets, jsonFile string
 	var ablations bool
+	var lodo lodoFlags
 	c := &cobra.Command{
 		Use:   "cv",
 		Short: "Cross-validate the learned policy by task: train per fold, score held-out tasks beside every baseline",
@@ -35,11 +36,20 @@ policies; cross-validation by task uses every task once as held-out data.
 
 Training flags are those of 'triage train'; --out holds fold-N/ checkpoints.
 --ablations also scores each fold's model by p1 alone and by ranking within
-each depth (CodeTriage Table 1).`,
+each depth (CodeTriage Table 1).
+
+--lodo is leave-one-dataset-out, the cross-dataset judge: --corpus names
+each dataset (NAME=DIR[,DIR...], repeated). For every ordered pair it
+trains on one dataset's train split (checkpoint chosen on its val split),
+tunes every baseline and the hybrid on the same val split, and scores
+learned, hybrid and the tuned baselines on the other dataset's test split
+(--all-splits: every split), one model per --train-seeds seed, with the
+spread over seeds and the paired comparison against every baseline.`,
 		Example: `  triage cv --corpus out/full --folds 5 --out cv/
-  triage cv --corpus out/full --folds 5 --params tuned.json --json cv.json --out cv/`,
+  triage cv --corpus out/full --folds 5 --params tuned.json --json cv.json --out cv/
+  triage cv --lodo --corpus bundled=out/b1,out/b5 --corpus mbpp=out/m --train-seeds 1,2,3 --out lodo/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if folds < 2 {
+			if folds < 2 && !lodo.on {
 				return badInput("--folds must be ≥ 2")
 			}
 			if seeds < 1 || resamples < 1 {
@@ -52,6 +62,9 @@ each depth (CodeTriage Table 1).`,
 			ps, err := evalLoadParams(params)
 			if err != nil {
 				return err
+			}
+			if lodo.on {
+				return runLODO(cmd, f, &lodo, ps, seeds, resamples, bs, jsonFile)
 			}
 			dirs, o, be, err := trainSetup(f)
 			if err != nil {
@@ -122,6 +135,7 @@ each depth (CodeTriage Table 1).`,
 	fl.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples of tasks")
 	fl.StringVar(&jsonFile, "json-file", "", "also write the JSON result to this file")
 	fl.BoolVar(&ablations, "ablations", false, "also score each fold's model by p1 alone and within depths")
+	lodo.register(c)
 	return c
 }
 

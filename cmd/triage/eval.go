@@ -79,7 +79,7 @@ the validation split).`,
 	fl := c.Flags()
 	fl.StringVar(&f.corpus, "corpus", "", "corpus folders (comma-separated) holding Parquet shards (required)")
 	fl.StringVar(&f.split, "split", corpus.SplitTest, "split to evaluate: train, val or test")
-	fl.StringVar(&f.policies, "policies", "learned,"+strings.Join(policy.Baselines, ","), "comma-separated policies (learned uses --checkpoint, default the embedded one)")
+	fl.StringVar(&f.policies, "policies", "learned,hybrid,"+strings.Join(policy.Baselines, ","), "comma-separated policies (learned and hybrid use --checkpoint, default the embedded one)")
 	fl.StringVar(&f.scoreBy, "score", "s", "learned policy's ranking score: s (CodeTriage's s(e)) or p1 (ablation: P(t = 1) alone)")
 	fl.BoolVar(&f.perDepth, "rank-within-depth", false, "ablation: the learned policy ranks edges only within one depth, shallowest depth first")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
@@ -185,36 +185,24 @@ func evalLoadParams(path string) (policy.ParamSet, error) {
 // --policy); release frees a learned scorer.
 func evalBuildPolicies(ctx context.Context, flag string, names []string, ps policy.ParamSet, checkpoint string, lopts ...policy.LearnedOption) (pols []eval.Policy, release func(), err error) {
 	release = func() {}
+	var shared *loadedScorer // one compiled model for learned and hybrid
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {
 			return nil, release, badInput("%s: %s given twice", flag, name)
 		}
 		seen[name] = true
-		if name == "learned" {
-			if learnedScorerLoader == nil {
-				return nil, release, errors.New("policy learned: no checkpoint loader is wired into this build yet")
-			}
-			sc, free, err := learnedScorerLoader(ctx, checkpoint)
-			if err != nil {
-				if checkpoint == "" {
-					return nil, release, fmt.Errorf("policy learned: %w", err)
+		if policy.NeedsScorer(name) {
+			if shared == nil {
+				if shared, release, err = evalLoadScorer(ctx, name, checkpoint); err != nil {
+					return nil, release, err
 				}
-				return nil, release, fmt.Errorf("load checkpoint %s: %w", checkpoint, err)
 			}
-			// Concurrent episodes share one compiled model: pack their edges
-			// into one execution instead of one tiny call per expansion.
-			b, err := policy.NewBatcher(sc, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
+			p, err := policy.NewScored(name, ps[name], shared.batcher(), lopts...)
 			if err != nil {
-				free()
-				return nil, release, err
+				return nil, release, badInput("%s: %v", flag, err)
 			}
-			release = func() { _ = b.Close(); free() }
-			p, err := policy.NewLearned(b, lopts...)
-			if err != nil {
-				return nil, release, err
-			}
-			pols = append(pols, eval.Policy{Policy: p})
+			pols = append(pols, eval.Policy{Policy: p, Params: ps[name]})
 			continue
 		}
 		p, err := policy.New(name, ps[name])
@@ -224,6 +212,50 @@ func evalBuildPolicies(ctx context.Context, flag string, names []string, ps poli
 		pols = append(pols, eval.Policy{Policy: p, Params: ps[name]})
 	}
 	return pols, release, nil
+}
+
+// loadedScorer is a checkpoint's compiled model, shared by the scored
+// policies of one command, each through its own batcher.
+type loadedScorer struct {
+	model    policy.Scorer
+	batchers []*policy.Batcher
+}
+
+// batcher returns a new batcher over the model for one policy. Concurrent
+// episodes of that policy share it: their edges go into one execution
+// instead of one tiny call per expansion. Policies do not share one: the
+// model encodes a parent's edits together, and two policies asking for the
+// same parent in one batch would score a group holding each edit twice.
+func (l *loadedScorer) batcher() policy.Scorer {
+	b, err := policy.NewBatcher(l.model, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
+	if err != nil {
+		return l.model // only for invalid options, which these are not
+	}
+	l.batchers = append(l.batchers, b)
+	return b
+}
+
+// evalLoadScorer loads the checkpoint's model for the scored policy name;
+// release closes its batchers and frees it.
+func evalLoadScorer(ctx context.Context, name, checkpoint string) (*loadedScorer, func(), error) {
+	release := func() {}
+	if learnedScorerLoader == nil {
+		return nil, release, fmt.Errorf("policy %s: no checkpoint loader is wired into this build yet", name)
+	}
+	sc, free, err := learnedScorerLoader(ctx, checkpoint)
+	if err != nil {
+		if checkpoint == "" {
+			return nil, release, fmt.Errorf("policy %s: %w", name, err)
+		}
+		return nil, release, fmt.Errorf("load checkpoint %s: %w", checkpoint, err)
+	}
+	l := &loadedScorer{model: sc}
+	return l, func() {
+		for _, b := range l.batchers {
+			_ = b.Close()
+		}
+		free()
+	}, nil
 }
 
 func runEval(cmd *cobra.Command, f *evalFlags) error {
@@ -249,11 +281,11 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		}
 	}
 	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
-		// The default list includes learned: a build without an embedded
-		// checkpoint evaluates the baselines and says why learned is absent.
+		// The default list includes learned and hybrid: a build without an
+		// embedded checkpoint evaluates the baselines and says why they are absent.
 		if _, err := checkpoints.DefaultPath(); errors.Is(err, checkpoints.ErrNoDefault) {
-			slog.Warn("policy learned left out", "reason", err)
-			names = slices.DeleteFunc(names, func(n string) bool { return n == "learned" })
+			slog.Warn("policies learned and hybrid left out", "reason", err)
+			names = slices.DeleteFunc(names, policy.NeedsScorer)
 		}
 	}
 	if len(names) == 0 {
@@ -286,7 +318,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	if slices.Contains(names, "learned") && f.workers == 0 {
+	if slices.ContainsFunc(names, policy.NeedsScorer) && f.workers == 0 {
 		// Episodes of the learned policy wait on the shared scorer: more of
 		// them in flight fill its batches.
 		workers = 32

@@ -87,10 +87,10 @@ func TestEvalAndTune(t *testing.T) {
 	if err := json.Unmarshal(raw, &js); err != nil {
 		t.Fatal(err)
 	}
-	// Every baseline, and learned when this build embeds a checkpoint.
+	// Every baseline, and learned and hybrid when this build embeds a checkpoint.
 	wantPolicies := len(policy.Baselines)
 	if _, err := checkpoints.DefaultPath(); err == nil {
-		wantPolicies++
+		wantPolicies += len(policy.Scored)
 	}
 	if js.Trees != 8 || js.Tasks != 4 || len(js.Policies) != wantPolicies {
 		t.Errorf("json: %d trees, %d tasks, %d policies", js.Trees, js.Tasks, len(js.Policies))

@@ -107,7 +107,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.IntVar(&f.roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
 	fl.StringVar(&f.methods, "method", "policy", "search method: policy, tsapr, or a comma list")
-	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, "+strings.Join(policy.Baselines, ", "))
+	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, hybrid, "+strings.Join(policy.Baselines, ", "))
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
 	fl.IntVar(&f.budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))

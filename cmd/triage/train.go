@@ -318,7 +318,7 @@ func fileDigest(path string) (string, error) {
 
 // corpusRecord names the corpus folders and hashes their manifests.
 func corpusRecord(dirs []string) (train.SourceRecord, error) {
-	rec := train.SourceRecord{}
+	rec := train.SourceRecord{Manifests: map[string]string{}}
 	h := sha256.New()
 	for _, d := range dirs {
 		// As given: a relative path stays relative, so a checkpoint made in
@@ -326,13 +326,16 @@ func corpusRecord(dirs []string) (train.SourceRecord, error) {
 		rec.Corpus = append(rec.Corpus, filepath.Clean(d))
 		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
 		sort.Strings(files)
+		own := sha256.New()
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			if err != nil {
 				return rec, fmt.Errorf("read %s: %w", f, err)
 			}
 			h.Write(data)
+			own.Write(data)
 		}
+		rec.Manifests[filepath.Clean(d)] = hex.EncodeToString(own.Sum(nil))
 	}
 	rec.ManifestHash = hex.EncodeToString(h.Sum(nil))
 	return rec, nil
@@ -354,16 +357,16 @@ func trainVersions() map[string]string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v["go"] = bi.GoVersion
 		v["triage"] = bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				v["triage_revision"] = s.Value
-			}
-		}
 		for _, dep := range bi.Deps {
 			if dep.Path == "github.com/gomlx/gomlx" {
 				v["gomlx"] = dep.Version
 			}
 		}
+	}
+	r := currentRevision()
+	v["triage_revision"], v["triage_revision_from"] = r.Commit, r.From
+	if r.Modified != "" {
+		v["triage_modified"] = r.Modified
 	}
 	return v
 }

@@ -17,8 +17,8 @@ import (
 func init() { register("", newTuneCmd) }
 
 type tuneFlags struct {
-	corpus, split, policy, grid, metric, out string
-	seeds, workers                           int
+	corpus, split, policy, grid, metric, out, checkpoint string
+	seeds, workers                                       int
 }
 
 func newTuneCmd() *cobra.Command {
@@ -32,7 +32,8 @@ highest AUSC at the largest budget (--metric AUSC). The choice is merged into
 the JSON file --out, which 'triage eval --params' reads. Tuning on the test
 split is refused.`,
 		Example: `  triage tune --corpus out/corpus --policy rex --grid C=1,5,10,20 --out out/tuned.json
-  triage tune --corpus out/corpus --policy uct --grid 'C=0.5,0.7,0.9;beta=0.6,0.8' --metric AUSC --out out/tuned.json`,
+  triage tune --corpus out/corpus --policy uct --grid 'C=0.5,0.7,0.9;beta=0.6,0.8' --metric AUSC --out out/tuned.json
+  triage tune --corpus out/corpus --policy hybrid --grid 'C=0.25,1,4;temp=0.5,1,2' --out out/tuned.json`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, &f) },
 	}
 	fl := c.Flags()
@@ -43,6 +44,7 @@ split is refused.`,
 	fl.StringVar(&f.metric, "metric", "ET", "selection metric: ET (lower is better) or AUSC (higher is better)")
 	fl.StringVar(&f.out, "out", "", "JSON file of chosen hyperparameters, merged if it exists (required)")
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the hybrid policy (default: the embedded default)")
 	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+workersZero)
 	return c
 }
@@ -69,8 +71,23 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return badInput("--grid: %v", err)
 	}
 	var pols []eval.Policy
+	var sc *loadedScorer
+	if policy.NeedsScorer(f.policy) {
+		var release func()
+		if sc, release, err = evalLoadScorer(cmd.Context(), f.policy, f.checkpoint); err != nil {
+			return err
+		}
+		defer release()
+		if f.workers == 0 {
+			workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
+		}
+	}
 	for _, pt := range points {
-		p, err := policy.New(f.policy, pt)
+		var scorer policy.Scorer
+		if sc != nil {
+			scorer = sc.batcher() // one per grid point: see loadedScorer.batcher
+		}
+		p, err := policy.NewScored(f.policy, pt, scorer)
 		if err != nil {
 			return badInput("--grid %s: %v", pt, err)
 		}

@@ -114,7 +114,7 @@ type budgeted interface {
 }
 
 // ColumnsFor returns the projection a replay of pols reads: the scorer's
-// text when the learned policy is among them, no text otherwise.
+// text when a scored policy (learned, hybrid) is among them, no text otherwise.
 func ColumnsFor(pols []Policy) corpus.Columns {
 	for _, p := range pols {
 		if readsText(p.Policy) {
@@ -125,10 +125,13 @@ func ColumnsFor(pols []Policy) corpus.Columns {
 }
 
 // readsText reports whether p scores edges from their text (policy.Input):
-// the learned policy, under any name.
+// the learned policy, under any name, and the hybrid.
 func readsText(p policy.Policy) bool {
-	_, ok := p.(policy.Learned)
-	return ok
+	switch p.(type) {
+	case policy.Learned, policy.Hybrid:
+		return true
+	}
+	return false
 }
 
 // run is one policy as replayed: budget-aware policies bound to the

@@ -202,6 +202,17 @@ func TestEvaluateLearnedNeedsText(t *testing.T) {
 	if ColumnsFor(pols) != corpus.ScorerColumns || ColumnsFor(baselines(t)) != corpus.ReplayColumns {
 		t.Fatalf("ColumnsFor: %v, %v", ColumnsFor(pols), ColumnsFor(baselines(t)))
 	}
+	hybrid, err := policy.NewHybrid(textScorer, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hybrid reads the same text, alone or beside baselines.
+	if got := ColumnsFor(append(baselines(t), Policy{Policy: hybrid})); got != corpus.ScorerColumns {
+		t.Errorf("ColumnsFor(baselines, hybrid) = %v, want the scorer's columns", got)
+	}
+	if _, err := Evaluate(context.Background(), open(t, dir, corpus.ReplayColumns, 1), []Policy{{Policy: hybrid}}, Options{}); err == nil {
+		t.Error("hybrid policy evaluated on trees without text")
+	}
 	if _, err := Evaluate(context.Background(), open(t, dir, corpus.ReplayColumns, 1), pols, Options{}); err == nil {
 		t.Error("learned policy evaluated on trees without text")
 	}

@@ -176,13 +176,20 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	learned := func() (policy.Policy, error) {
-		if s.learned == nil {
+	scored := func(name string, params policy.Params) (policy.Policy, error) {
+		if s.opts.Scorer == nil {
 			return nil, s.noScorer()
 		}
-		return s.learned, nil
+		if name == "learned" {
+			return s.learned, nil
+		}
+		p, err := policy.NewScored(name, params, s.opts.Scorer)
+		if err != nil {
+			return nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		return p, nil
 	}
-	ss, err := newSession(newID(), req, s.opts.MaxBudget, learned)
+	ss, err := newSession(newID(), req, s.opts.MaxBudget, scored)
 	if err != nil {
 		s.fail(w, r, err)
 		return

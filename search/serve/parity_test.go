@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ import (
 // NodeID; a session numbers nodes and edges in the order they are told,
 // where a corpus numbers them breadth-first, so their draws (not their
 // rules) differ from a replay's.
-var numberingFree = []string{"learned", "bfs", "dfs", "passrate", "abmcts", "bgmcts", "uct"}
+var numberingFree = []string{"learned", "hybrid", "bfs", "dfs", "passrate", "abmcts", "bgmcts", "uct"}
 
 func parityCase(name string, seed uint64, batch int) servetest.Case {
 	c := servetest.Case{Policy: name, Seed: seed, Batch: batch}
@@ -51,7 +52,7 @@ func TestSessionMatchesReplay(t *testing.T) {
 	for _, n := range numberingFree {
 		exact[n] = true
 	}
-	for _, name := range append([]string{"learned"}, policy.Baselines...) {
+	for _, name := range append(slices.Clone(policy.Scored), policy.Baselines...) {
 		for _, batch := range []int{1, 2} {
 			for seed := uint64(1); seed <= 3; seed++ {
 				cs := parityCase(name, seed, batch)

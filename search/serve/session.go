@@ -65,9 +65,9 @@ type session struct {
 	lastUsed atomic.Int64 // unix nanoseconds
 }
 
-// newSession validates req and starts the search over its root. learned
-// builds the learned policy (nil when the server has no scorer).
-func newSession(id string, req CreateSessionRequest, maxBudget int, learned func() (policy.Policy, error)) (*session, error) {
+// newSession validates req and starts the search over its root. scored
+// builds the policies that need the server's scorer (learned, hybrid).
+func newSession(id string, req CreateSessionRequest, maxBudget int, scored func(string, policy.Params) (policy.Policy, error)) (*session, error) {
 	if req.Budget < 0 {
 		return nil, errorf(http.StatusBadRequest, "budget %d is negative", req.Budget)
 	}
@@ -106,7 +106,7 @@ func newSession(id string, req CreateSessionRequest, maxBudget int, learned func
 	if req.Split == "" {
 		req.Split = corpus.SplitFor(req.TaskID)
 	}
-	pol, err := buildPolicy(req.Policy, req.Params, req.Budget, learned)
+	pol, err := buildPolicy(req.Policy, req.Params, req.Budget, scored)
 	if err != nil {
 		return nil, err
 	}
@@ -136,15 +136,15 @@ func newSession(id string, req CreateSessionRequest, maxBudget int, learned func
 // buildPolicy makes the named policy; a budget-aware policy (bgmcts) whose
 // params do not fix its budget gets the session's, as `triage eval` gives
 // it the largest reported budget.
-func buildPolicy(name string, params policy.Params, budget int, learned func() (policy.Policy, error)) (policy.Policy, error) {
-	if name == "learned" {
-		if len(params) > 0 {
-			return nil, errorf(http.StatusBadRequest, "policy learned takes no params")
-		}
-		return learned()
+func buildPolicy(name string, params policy.Params, budget int, scored func(string, policy.Params) (policy.Policy, error)) (policy.Policy, error) {
+	if name == "learned" && len(params) > 0 {
+		return nil, errorf(http.StatusBadRequest, "policy learned takes no params")
+	}
+	if policy.NeedsScorer(name) {
+		return scored(name, params)
 	}
 	if name == "" {
-		return nil, errorf(http.StatusBadRequest, "policy is required (learned or one of %v)", policy.Baselines)
+		return nil, errorf(http.StatusBadRequest, "policy is required (learned, hybrid or one of %v)", policy.Baselines)
 	}
 	p, err := policy.New(name, params)
 	if err != nil {

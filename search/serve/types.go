@@ -79,8 +79,8 @@ type Program struct {
 
 // CreateSessionRequest is the body of POST /v1/sessions.
 type CreateSessionRequest struct {
-	// Policy is "learned" or a baseline (policy.Baselines); Params its
-	// hyperparameters (e.g. {"C": 20} for rex).
+	// Policy is "learned", "hybrid" or a baseline (policy.Baselines);
+	// Params its hyperparameters (e.g. {"C": 20} for rex).
 	Policy string        `json:"policy"`
 	Params policy.Params `json:"params,omitempty"`
 	// Budget is the most expansions (0: the server's maximum).

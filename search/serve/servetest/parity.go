@@ -129,12 +129,9 @@ type Case struct {
 	Batch  int           `json:"batch"`
 }
 
-// NewPolicy builds c's policy; learned uses scorer.
+// NewPolicy builds c's policy; learned and hybrid use scorer.
 func NewPolicy(c Case, scorer policy.Scorer) (policy.Policy, error) {
-	if c.Policy == "learned" {
-		return policy.NewLearned(scorer)
-	}
-	return policy.New(c.Policy, c.Params)
+	return policy.NewScored(c.Policy, c.Params, scorer)
 }
 
 // Replay is `triage eval`'s replay of t (search.Run over search.NewReplay,

@@ -1,0 +1,462 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"triage/corpus"
+	"triage/model"
+	"triage/policy"
+	"triage/search"
+	"triage/search/eval"
+)
+
+// Dataset is one named task source of a leave-one-dataset-out evaluation:
+// its trees (every split).
+type Dataset struct {
+	Name string
+	Src  Source
+	// Record names the dataset's corpora in the checkpoints trained on it.
+	Record SourceRecord
+}
+
+// FolderDatasets makes one Dataset per named group of corpus folders, the
+// grouping `triage cv --lodo --corpus name=dir,dir` gives.
+func FolderDatasets(names []string, dirs [][]string) ([]Dataset, error) {
+	if len(names) != len(dirs) {
+		return nil, fmt.Errorf("datasets: %d names for %d folder groups", len(names), len(dirs))
+	}
+	var out []Dataset
+	for i, n := range names {
+		if len(dirs[i]) == 0 {
+			return nil, fmt.Errorf("dataset %s: no corpus folders", n)
+		}
+		out = append(out, Dataset{Name: n, Src: ShardSource{Dirs: dirs[i]}, Record: SourceRecord{Corpus: dirs[i]}})
+	}
+	return out, checkDatasets(out)
+}
+
+// SplitDatasets makes one Dataset per name from the trees of src, a tree
+// belonging to the dataset that of(tree) names (trees it names no dataset
+// are left out). With of reading the corpus's source column, one corpus
+// folder holding every source splits the same way folder groups do.
+func SplitDatasets(src Source, names []string, of func(*corpus.Tree) string) ([]Dataset, error) {
+	var out []Dataset
+	for _, n := range names {
+		out = append(out, Dataset{Name: n, Src: FilterSource{src, func(t *corpus.Tree) bool { return of(t) == n }}})
+	}
+	return out, checkDatasets(out)
+}
+
+func checkDatasets(ds []Dataset) error {
+	if len(ds) < 2 {
+		return fmt.Errorf("leave-one-dataset-out: %d datasets, want ≥ 2", len(ds))
+	}
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if d.Name == "" || seen[d.Name] {
+			return fmt.Errorf("leave-one-dataset-out: dataset name %q empty or given twice", d.Name)
+		}
+		seen[d.Name] = true
+	}
+	return nil
+}
+
+// ErrNoValFix is returned by LeaveOneDatasetOut for a training dataset
+// whose val split holds no tree with a fix: nothing could be tuned on it.
+var ErrNoValFix = errors.New("no val-split tree with a fix to tune on")
+
+// DefaultGrids are the grids each baseline is tuned over on the training
+// source's val split (by E[T]); a baseline absent here has no
+// hyperparameter worth tuning and runs with its defaults.
+var DefaultGrids = map[string]string{
+	"rex":    "C=1,5,10,20",
+	"uct":    "C=0.3,0.5,0.7,0.9,1.4",
+	"abmcts": "beta=0,1",
+	"bgmcts": "exploration_weight=0.5,1,2,4",
+}
+
+// DefaultHybridGrid is the grid the hybrid policy is tuned over, per
+// trained model, on the training source's val split.
+const DefaultHybridGrid = "C=0.25,0.5,1,2,4;temp=0.5,1,2;norm=0,1"
+
+// LODOOptions configure LeaveOneDatasetOut.
+type LODOOptions struct {
+	// Train are the training options; Train.Seed is replaced by each of
+	// TrainSeeds (default: Train.Seed alone).
+	Train      Options
+	TrainSeeds []uint64
+	// Baselines are tuned on the training source's val split over Grids
+	// (default DefaultGrids) and scored on the held-out source.
+	Baselines []string
+	Grids     map[string]string
+	// HybridGrid tunes the hybrid policy (default DefaultHybridGrid); NoHybrid
+	// leaves it out.
+	HybridGrid string
+	NoHybrid   bool
+	// AllSplits scores every split of the held-out source; by default only
+	// its test split.
+	AllSplits bool
+	// Seeds of stochastic baselines; Budgets of S/C/AUSC; Resamples of the
+	// bootstrap; Workers of the baseline replays (≤ 0: one per CPU).
+	Seeds     int
+	Budgets   []int
+	Resamples int
+	Workers   int
+}
+
+// LODORun is one trained model of one direction.
+type LODORun struct {
+	Seed       uint64      `json:"train_seed"`
+	Checkpoint string      `json:"checkpoint"`
+	Val        *Validation `json:"val"`
+	BestStep   int         `json:"best_step"`
+	// Hybrid holds the hybrid's hyperparameters chosen on val for this model.
+	Hybrid  policy.Params             `json:"hybrid_params,omitempty"`
+	Summary map[string]policy.Summary `json:"summary"`
+	// Paired compares learned and hybrid with every baseline, tree by tree.
+	Paired   []policy.Paired             `json:"paired"`
+	Outcomes map[string][]policy.Outcome `json:"-"`
+}
+
+// LODODirection is training on one source and scoring on another.
+type LODODirection struct {
+	Train     string `json:"train"`
+	Test      string `json:"test"`
+	TestSplit string `json:"test_split"`
+	Trees     int    `json:"heldout_trees"`
+	Tasks     int    `json:"heldout_tasks"`
+	// Tuned holds each baseline's hyperparameters chosen on the training
+	// source's val split.
+	Tuned     map[string]policy.Params    `json:"tuned"`
+	Baselines map[string]policy.Summary   `json:"baselines"`
+	Runs      []LODORun                   `json:"runs"`
+	Spread    map[string]Spread           `json:"spread"`
+	Outcomes  map[string][]policy.Outcome `json:"-"`
+}
+
+// Spread summarizes one figure over the training seeds.
+type Spread struct {
+	Mean float64   `json:"mean"`
+	SD   float64   `json:"sd"`
+	Min  float64   `json:"min"`
+	Max  float64   `json:"max"`
+	Each []float64 `json:"each"`
+}
+
+// NewSpread summarizes xs (the sample standard deviation; 0 for one value).
+func NewSpread(xs []float64) Spread {
+	if len(xs) == 0 {
+		return Spread{}
+	}
+	s := Spread{Min: slices.Min(xs), Max: slices.Max(xs), Each: slices.Clone(xs)}
+	for _, x := range xs {
+		s.Mean += x
+	}
+	s.Mean /= float64(len(xs))
+	if len(xs) > 1 {
+		var v float64
+		for _, x := range xs {
+			v += (x - s.Mean) * (x - s.Mean)
+		}
+		s.SD = math.Sqrt(v / float64(len(xs)-1))
+	}
+	return s
+}
+
+// LeaveOneDatasetOut trains on each dataset in turn and scores on each
+// other one: per direction, every setting is chosen on the training
+// source alone (the model's checkpoint by E[T] on its val split, each
+// baseline's and the hybrid's hyperparameters on the same val split), and
+// the learned policy, the hybrid and every baseline are replayed on the
+// held-out source's test split (every split with AllSplits), one model per
+// training seed.
+func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env Env) ([]LODODirection, error) {
+	if err := checkDatasets(ds); err != nil {
+		return nil, err
+	}
+	if len(o.TrainSeeds) == 0 {
+		o.TrainSeeds = []uint64{o.Train.Seed}
+	}
+	if o.Seeds <= 0 {
+		o.Seeds = 10
+	}
+	if len(o.Budgets) == 0 {
+		o.Budgets = eval.DefaultBudgets
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = 1000
+	}
+	if o.Grids == nil {
+		o.Grids = DefaultGrids
+	}
+	if o.HybridGrid == "" {
+		o.HybridGrid = DefaultHybridGrid
+	}
+	hgrid, err := policy.ParseGrid(o.HybridGrid)
+	if err != nil {
+		return nil, fmt.Errorf("hybrid grid: %w", err)
+	}
+	log := env.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	var out []LODODirection
+	for _, tr := range ds {
+		val, err := collect(ctx, FilterSource{tr.Src, isSplit(corpus.SplitVal)})
+		if err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
+		}
+		tuned, err := tuneBaselines(ctx, val, o)
+		if err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
+		}
+		for _, te := range ds {
+			if te.Name == tr.Name {
+				continue
+			}
+			d, err := lodoDirection(ctx, tr, te, tuned, val, hgrid, o, env, log)
+			if err != nil {
+				return nil, fmt.Errorf("train on %s, test on %s: %w", tr.Name, te.Name, err)
+			}
+			out = append(out, *d)
+		}
+	}
+	return out, nil
+}
+
+func isSplit(split string) func(*corpus.Tree) bool {
+	return func(t *corpus.Tree) bool { return t.Split == split }
+}
+
+func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.Params, val []*corpus.Tree,
+	hgrid []policy.GridPoint, o LODOOptions, env Env, log *slog.Logger) (*LODODirection, error) {
+	d := &LODODirection{Train: tr.Name, Test: te.Name, TestSplit: corpus.SplitTest, Tuned: tuned,
+		Baselines: map[string]policy.Summary{}, Spread: map[string]Spread{}, Outcomes: map[string][]policy.Outcome{}}
+	keep := isSplit(corpus.SplitTest)
+	if o.AllSplits {
+		d.TestSplit, keep = "all", func(*corpus.Tree) bool { return true }
+	}
+	held, err := collect(ctx, FilterSource{te.Src, keep})
+	if err != nil {
+		return nil, err
+	}
+	if len(held) == 0 {
+		return nil, fmt.Errorf("no %s trees in %s", d.TestSplit, te.Name)
+	}
+	tasks := map[string]bool{}
+	for _, t := range held {
+		tasks[t.TaskID] = true
+	}
+	d.Trees, d.Tasks = len(held), len(tasks)
+	for _, name := range o.Baselines {
+		outs, err := replayBaseline(ctx, held, name, tuned[name], o)
+		if err != nil {
+			return nil, err
+		}
+		d.Outcomes[name] = outs
+		if d.Baselines[name], err = policy.Summarize(outs, o.Budgets, o.Resamples, 7); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	figures := map[string][]float64{}
+	for _, seed := range o.TrainSeeds {
+		run, err := lodoRun(ctx, tr, seed, val, held, hgrid, o, env, log, d.Test)
+		if err != nil {
+			return nil, fmt.Errorf("train seed %d: %w", seed, err)
+		}
+		for name, outs := range run.Outcomes {
+			if run.Summary[name], err = policy.Summarize(outs, o.Budgets, o.Resamples, 7); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			figures[name+" E[T]"] = append(figures[name+" E[T]"], run.Summary[name].ET)
+			figures[name+" tokens"] = append(figures[name+" tokens"], run.Summary[name].Tokens)
+			figures[name+" S"] = append(figures[name+" S"], run.Summary[name].S[strconv.Itoa(slices.Max(o.Budgets))])
+			for _, b := range o.Baselines {
+				p, err := policy.ComparePaired(name, outs, b, d.Outcomes[b], o.Resamples, seed)
+				if err != nil {
+					continue // no tree solved by both: nothing to compare
+				}
+				run.Paired = append(run.Paired, p)
+				k := name + " / " + b
+				figures[k] = append(figures[k], p.Ratio)
+			}
+		}
+		d.Runs = append(d.Runs, *run)
+	}
+	for k, xs := range figures {
+		d.Spread[k] = NewSpread(xs)
+	}
+	return d, nil
+}
+
+// lodoRun trains one model on tr (train split; checkpoint chosen on val),
+// tunes the hybrid on val with it and replays learned and hybrid on held.
+func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.Tree, hgrid []policy.GridPoint,
+	o LODOOptions, env Env, log *slog.Logger, test string) (*LODORun, error) {
+	renv := env
+	renv.Out = filepath.Join(env.Out, "lodo-"+tr.Name+"-to-"+test, "seed-"+strconv.FormatUint(seed, 10))
+	renv.Train = FilterSource{tr.Src, isSplit(corpus.SplitTrain)}
+	renv.Val = FilterSource{tr.Src, isSplit(corpus.SplitVal)}
+	renv.Sources = tr.Record
+	to := o.Train
+	to.Seed = seed
+	log.Info("leave-one-dataset-out: training", "train", tr.Name, "test", test, "seed", seed, "out", renv.Out)
+	res, err := Train(ctx, to, renv)
+	if err != nil {
+		return nil, err
+	}
+	run := &LODORun{Seed: seed, Checkpoint: renv.Out, Val: res.Best, BestStep: res.BestStep,
+		Summary: map[string]policy.Summary{}, Outcomes: map[string][]policy.Outcome{}}
+	b, err := model.LoadCheckpoint(renv.Out)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := b.Scorer(env.Backend, 64)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.Close()
+	mk := []func(policy.Scorer) (policy.Policy, error){func(s policy.Scorer) (policy.Policy, error) { return policy.NewLearned(s) }}
+	if !o.NoHybrid {
+		var pols []func(policy.Scorer) (policy.Policy, error)
+		for _, pt := range hgrid {
+			pols = append(pols, func(s policy.Scorer) (policy.Policy, error) { return policy.NewHybrid(s, pt) })
+		}
+		outs, err := ReplayScored(ctx, sc, fixed(val), pols...)
+		if err != nil {
+			return nil, fmt.Errorf("tune hybrid: %w", err)
+		}
+		best := -1
+		for i := range outs {
+			if best < 0 || meanT(outs[i]) < meanT(outs[best]) {
+				best = i
+			}
+		}
+		run.Hybrid = hgrid[best]
+		mk = append(mk, func(s policy.Scorer) (policy.Policy, error) { return policy.NewHybrid(s, run.Hybrid) })
+	}
+	outs, err := ReplayScored(ctx, sc, held, mk...)
+	if err != nil {
+		return nil, err
+	}
+	run.Outcomes["learned"] = outs[0]
+	if !o.NoHybrid {
+		run.Outcomes["hybrid"] = outs[1]
+	}
+	return run, nil
+}
+
+// fixed keeps the trees that hold a fix (E[T] is defined on them).
+func fixed(ts []*corpus.Tree) []*corpus.Tree {
+	return slices.DeleteFunc(slices.Clone(ts), func(t *corpus.Tree) bool { return !t.HasFix() })
+}
+
+// tuneBaselines picks each baseline's grid point by E[T] on val.
+func tuneBaselines(ctx context.Context, val []*corpus.Tree, o LODOOptions) (map[string]policy.Params, error) {
+	out := map[string]policy.Params{}
+	if len(fixed(val)) == 0 {
+		return nil, ErrNoValFix
+	}
+	for _, name := range o.Baselines {
+		spec, ok := o.Grids[name]
+		if !ok {
+			continue
+		}
+		pts, err := policy.ParseGrid(spec)
+		if err != nil {
+			return nil, fmt.Errorf("grid of %s: %w", name, err)
+		}
+		var pols []eval.Policy
+		for _, pt := range pts {
+			p, err := budgeted(name, pt, o.Budgets)
+			if err != nil {
+				return nil, err
+			}
+			pols = append(pols, eval.Policy{Policy: p, Params: pt})
+		}
+		tu, err := eval.Tune(ctx, eval.Trees(val), pols, eval.MetricET,
+			eval.Options{Seeds: o.Seeds, Resamples: 1, Budgets: o.Budgets, Workers: o.Workers})
+		if err != nil {
+			return nil, fmt.Errorf("tune %s: %w", name, err)
+		}
+		out[name] = tu.Points[tu.Best].Params
+	}
+	return out, nil
+}
+
+// budgeted builds baseline name; a budget-aware one (bgmcts) whose params
+// do not fix its budget gets the largest reported budget, as eval gives it.
+func budgeted(name string, params policy.Params, budgets []int) (policy.Policy, error) {
+	p, err := policy.New(name, params)
+	if err != nil {
+		return nil, err
+	}
+	if bp, ok := p.(interface{ WithBudget(int) policy.Policy }); ok {
+		if _, set := params["budget"]; !set {
+			p = bp.WithBudget(slices.Max(budgets))
+		}
+	}
+	return p, nil
+}
+
+func replayBaseline(ctx context.Context, held []*corpus.Tree, name string, params policy.Params, o LODOOptions) ([]policy.Outcome, error) {
+	p, err := budgeted(name, params, o.Budgets)
+	if err != nil {
+		return nil, err
+	}
+	n := 1
+	if policy.Stochastic(name) {
+		n = o.Seeds
+	}
+	seeds := make([]uint64, n)
+	for s := range seeds {
+		seeds[s] = uint64(s + 1)
+	}
+	rs, err := search.ReplayAll(ctx, held, p, seeds, 0, o.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return search.Outcomes(rs), nil
+}
+
+// ReplayScored replays every policy that mk builds over one TreeScorer of
+// sc on every tree (each tree's edges scored once for all of them, seed 1:
+// the scored policies are deterministic); outcomes per policy, in mk's
+// order.
+func ReplayScored(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, mk ...func(policy.Scorer) (policy.Policy, error)) ([][]policy.Outcome, error) {
+	ts := NewTreeScorer(sc)
+	pols := make([]policy.Policy, len(mk))
+	for i, f := range mk {
+		p, err := f(ts)
+		if err != nil {
+			return nil, err
+		}
+		pols[i] = p
+	}
+	out := make([][]policy.Outcome, len(pols))
+	for _, t := range trees {
+		ts.Reset()
+		if err := ts.Prepare(ctx, t); err != nil {
+			return nil, err
+		}
+		for i, p := range pols {
+			env, err := search.NewReplay(t)
+			if err != nil {
+				return nil, err
+			}
+			r, err := search.Run(ctx, env, p, search.Config{Seed: 1})
+			if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
+				return nil, fmt.Errorf("replay %s with %s: %w", t.ID, p.Name(), err)
+			}
+			out[i] = append(out[i], r.Outcome())
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,215 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"triage/corpus"
+)
+
+// namedTrees makes synthTrees whose task and tree ids carry prefix, so two
+// calls give two sources with no task in common.
+func namedTrees(prefix string, n, tasks int, seed uint64) []*corpus.Tree {
+	ts := synthTrees(n, tasks, 3, 3, seed)
+	for _, t := range ts {
+		t.TaskID, t.ID = prefix+"-"+t.TaskID, prefix+"-"+t.ID
+	}
+	return ts
+}
+
+func TestFolds(t *testing.T) {
+	ids := make([]string, 0, 103)
+	for i := range 101 {
+		ids = append(ids, fmt.Sprintf("task-%d", i))
+	}
+	ids = append(ids, "task-3", "task-7") // repeated: a task has many trees
+	for _, k := range []int{2, 5, 7} {
+		f := Folds(ids, k, 1)
+		if len(f) != 101 {
+			t.Fatalf("k=%d: %d tasks assigned, want 101", k, len(f))
+		}
+		size := make([]int, k)
+		for id, i := range f {
+			if i < 0 || i >= k {
+				t.Fatalf("k=%d: task %s in fold %d", k, id, i)
+			}
+			size[i]++
+		}
+		if slices.Max(size)-slices.Min(size) > 1 {
+			t.Errorf("k=%d: fold sizes %v, want within one of each other", k, size)
+		}
+		// Deterministic: the same ids in another order give the same folds.
+		rev := slices.Clone(ids)
+		slices.Reverse(rev)
+		if g := Folds(rev, k, 1); !maps.Equal(f, g) {
+			t.Errorf("k=%d: the order of the ids changed the folds", k)
+		}
+		if g := Folds(ids, k, 2); maps.Equal(f, g) {
+			t.Errorf("k=%d: seeds 1 and 2 gave the same folds", k)
+		}
+	}
+}
+
+// TestFoldSplitDisjointByTask: every tree is scored in exactly one fold,
+// and no fold's model trains or validates on a task it is scored on.
+func TestFoldSplitDisjointByTask(t *testing.T) {
+	trees := synthTrees(40, 13, 3, 2, 9)
+	var ids []string
+	for _, tr := range trees {
+		ids = append(ids, tr.TaskID)
+	}
+	const k = 4
+	folds := Folds(ids, k, 3)
+	scored := map[string]int{}
+	for i := range k {
+		train, val, held := FoldSplit(folds, i)
+		heldTasks, fitTasks := map[string]bool{}, map[string]bool{}
+		for _, tr := range trees {
+			in := 0
+			for _, f := range []func(*corpus.Tree) bool{train, val, held} {
+				if f(tr) {
+					in++
+				}
+			}
+			if in != 1 {
+				t.Fatalf("fold %d: tree %s in %d of train/val/held-out, want 1", i, tr.ID, in)
+			}
+			if held(tr) {
+				scored[tr.ID]++
+				heldTasks[tr.TaskID] = true
+			} else {
+				fitTasks[tr.TaskID] = true
+				if val(tr) != (tr.Split == corpus.SplitVal) {
+					t.Errorf("fold %d: tree %s of split %s: val = %v", i, tr.ID, tr.Split, val(tr))
+				}
+			}
+		}
+		for task := range heldTasks {
+			if fitTasks[task] {
+				t.Errorf("fold %d: task %s both held out and trained on", i, task)
+			}
+		}
+	}
+	for _, tr := range trees {
+		if scored[tr.ID] != 1 {
+			t.Errorf("tree %s scored in %d folds, want 1", tr.ID, scored[tr.ID])
+		}
+	}
+}
+
+// TestSplitDatasets: a tree belongs to the one dataset its source names;
+// trees of no named source are left out.
+func TestSplitDatasets(t *testing.T) {
+	trees := append(namedTrees("a", 6, 3, 1), namedTrees("b", 6, 3, 2)...)
+	trees = append(trees, namedTrees("c", 2, 1, 3)...)
+	of := func(tr *corpus.Tree) string { s, _, _ := strings.Cut(tr.TaskID, "-"); return s }
+	ds, err := SplitDatasets(TreeSlice(trees), []string{"a", "b"}, of)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, d := range ds {
+		got, err := collect(context.Background(), d.Src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 6 {
+			t.Errorf("dataset %s: %d trees, want 6", d.Name, len(got))
+		}
+		for _, tr := range got {
+			if of(tr) != d.Name {
+				t.Errorf("dataset %s holds tree %s", d.Name, tr.ID)
+			}
+			if prev, dup := seen[tr.ID]; dup {
+				t.Errorf("tree %s in datasets %s and %s", tr.ID, prev, d.Name)
+			}
+			seen[tr.ID] = d.Name
+		}
+	}
+	for _, bad := range [][]string{{"a"}, {"a", "a"}, {"a", ""}} {
+		if _, err := SplitDatasets(TreeSlice(trees), bad, of); err == nil {
+			t.Errorf("SplitDatasets(%q) = nil error", bad)
+		}
+	}
+	if _, err := FolderDatasets([]string{"a", "b"}, [][]string{{"x"}, nil}); err == nil {
+		t.Error("FolderDatasets with an empty group = nil error")
+	}
+}
+
+// TestLeaveOneDatasetOut trains tiny models on two synthetic sources and
+// checks the bookkeeping: both directions, one run per training seed,
+// every held-out tree from the other source's test split, baselines tuned
+// on the training source's val split, the spread over seeds.
+func TestLeaveOneDatasetOut(t *testing.T) {
+	a, b := namedTrees("a", 16, 8, 1), namedTrees("b", 16, 8, 2)
+	ds := []Dataset{{Name: "a", Src: TreeSlice(a)}, {Name: "b", Src: TreeSlice(b)}}
+	env := tinyEnv(t, nil, t.TempDir())
+	env.Train, env.Val = nil, nil
+	o := LODOOptions{Train: tinyOptions(), TrainSeeds: []uint64{1, 2}, Baselines: []string{"bfs", "uct"},
+		HybridGrid: "C=0.5,2", Seeds: 2, Resamples: 20, Workers: 1}
+	dirs, err := LeaveOneDatasetOut(context.Background(), ds, o, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) != 2 || dirs[0].Train != "a" || dirs[0].Test != "b" || dirs[1].Train != "b" || dirs[1].Test != "a" {
+		t.Fatalf("directions %+v", dirs)
+	}
+	for _, d := range dirs {
+		if d.TestSplit != corpus.SplitTest || d.Trees != 4 {
+			t.Errorf("%s→%s: %d trees of split %s, want the 4 test trees", d.Train, d.Test, d.Trees, d.TestSplit)
+		}
+		if _, ok := d.Tuned["uct"]["C"]; !ok {
+			t.Errorf("%s→%s: uct not tuned: %v", d.Train, d.Test, d.Tuned)
+		}
+		if len(d.Runs) != 2 || d.Runs[0].Seed != 1 || d.Runs[1].Seed != 2 {
+			t.Fatalf("%s→%s: runs %+v", d.Train, d.Test, d.Runs)
+		}
+		for _, r := range d.Runs {
+			for _, name := range []string{"learned", "hybrid"} {
+				outs := r.Outcomes[name]
+				if len(outs) != d.Trees {
+					t.Errorf("%s→%s seed %d: %d %s outcomes", d.Train, d.Test, r.Seed, len(outs), name)
+				}
+				for _, o := range outs {
+					if !strings.HasPrefix(o.TaskID, d.Test+"-") {
+						t.Errorf("%s→%s: %s scored on task %s of the training source", d.Train, d.Test, name, o.TaskID)
+					}
+				}
+			}
+			if r.Hybrid == nil || len(r.Paired) == 0 {
+				t.Errorf("%s→%s seed %d: hybrid params %v, %d paired", d.Train, d.Test, r.Seed, r.Hybrid, len(r.Paired))
+			}
+		}
+		if s := d.Spread["learned E[T]"]; len(s.Each) != 2 || s.Min > s.Mean || s.Mean > s.Max {
+			t.Errorf("%s→%s: spread %+v", d.Train, d.Test, s)
+		}
+	}
+}
+
+func TestNewSpread(t *testing.T) {
+	s := NewSpread([]float64{1, 2, 3})
+	if s.Mean != 2 || s.SD != 1 || s.Min != 1 || s.Max != 3 {
+		t.Errorf("NewSpread(1,2,3) = %+v", s)
+	}
+	if s := NewSpread([]float64{5}); s.SD != 0 || s.Mean != 5 {
+		t.Errorf("NewSpread(5) = %+v", s)
+	}
+}
+
+// TestLeaveOneDatasetOutNeedsValFixes: a training dataset with no val tree
+// holding a fix cannot tune anything, and says so before training.
+func TestLeaveOneDatasetOutNeedsValFixes(t *testing.T) {
+	a := splitOf(namedTrees("a", 8, 4, 1), corpus.SplitTrain)
+	b := namedTrees("b", 8, 4, 2)
+	ds := []Dataset{{Name: "a", Src: a}, {Name: "b", Src: TreeSlice(b)}}
+	o := LODOOptions{Train: tinyOptions(), Baselines: []string{"uct"}, Seeds: 1, Resamples: 5}
+	_, err := LeaveOneDatasetOut(context.Background(), ds, o, tinyEnv(t, nil, t.TempDir()))
+	if !errors.Is(err, ErrNoValFix) {
+		t.Errorf("err = %v, want ErrNoValFix", err)
+	}
+}
