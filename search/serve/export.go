@@ -27,15 +27,24 @@ func SessionFileName(id string) string { return "part-session-" + id + ".parquet
 // handleTree exports a session's tree so far: ?format=json (default, the
 // corpus.Tree JSON) or ?format=parquet (one corpus shard).
 func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
-	ss := s.lookup(w, r)
-	if ss == nil {
-		return
+	var ss *session
+	var t *corpus.Tree
+	if s.durable() {
+		var err error
+		if ss, t, err = s.snapshotDurable(r.Context(), r.PathValue("id")); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	} else {
+		if ss = s.lookup(w, r); ss == nil {
+			return
+		}
+		t = ss.snapshot()
 	}
 	switch f := r.URL.Query().Get("format"); f {
 	case "", "json":
-		writeJSON(w, http.StatusOK, ss.snapshot())
+		writeJSON(w, http.StatusOK, t)
 	case "parquet":
-		t := ss.snapshot()
 		w.Header().Set("Content-Type", "application/vnd.apache.parquet")
 		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", SessionFileName(ss.id)))
 		if err := WriteTreeParquet(w, t, ss.req.RootIndex); err != nil {

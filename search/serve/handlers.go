@@ -95,11 +95,16 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	h := Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len()}
+	h := Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len(), Store: s.storeHealth(r.Context())}
 	if !h.Learned {
 		h.LearnedError = s.opts.ScorerError
 	}
-	writeJSON(w, http.StatusOK, h)
+	code := http.StatusOK
+	if h.Store != nil && !h.Store.OK {
+		// Not ready: nothing could be acknowledged durably.
+		h.Status, code = "store_unavailable", http.StatusServiceUnavailable
+	}
+	writeJSON(w, code, h)
 }
 
 // batchStats is implemented by a batching scorer (policy.Batcher).
@@ -187,6 +192,17 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if s.durable() {
+		if err := s.createDurable(r.Context(), ss, req); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.sessions.adopt(ss)
+		s.metrics.add(&s.metrics.sessionsCreated, 1)
+		w.Header().Set("Location", "/v1/sessions/"+ss.id)
+		writeJSON(w, http.StatusCreated, ss.describe(s.opts.SessionIdle, s.opts.Now()))
+		return
+	}
 	expired, err := s.sessions.add(ss)
 	for _, e := range expired {
 		s.endSession(e, "expired")
@@ -216,12 +232,30 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *session {
 }
 
 func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+	if s.durable() {
+		desc, err := s.describeDurable(r.Context(), r.PathValue("id"))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, desc)
+		return
+	}
 	if ss := s.lookup(w, r); ss != nil {
 		writeJSON(w, http.StatusOK, ss.describe(s.opts.SessionIdle, s.opts.Now()))
 	}
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
+	if s.durable() {
+		desc, err := s.endDurable(r.Context(), r.PathValue("id"), "deleted")
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, desc)
+		return
+	}
 	ss := s.sessions.remove(r.PathValue("id"))
 	if ss == nil {
 		s.fail(w, r, errorf(http.StatusNotFound, "no session %q", r.PathValue("id")))
@@ -236,9 +270,11 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
-	ss := s.lookup(w, r)
-	if ss == nil {
-		return
+	var ss *session
+	if !s.durable() {
+		if ss = s.lookup(w, r); ss == nil {
+			return
+		}
 	}
 	var req AskRequest
 	if err := decodeBody(r, &req, true); err != nil {
@@ -252,7 +288,13 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errorf(http.StatusBadRequest, "n %d outside [1, %d]", req.N, s.opts.MaxAsk))
 		return
 	}
-	resp, err := ss.ask(r.Context(), req.N)
+	var resp AskResponse
+	var err error
+	if s.durable() {
+		resp, err = s.askDurable(r.Context(), r.PathValue("id"), req.N)
+	} else {
+		resp, err = ss.ask(r.Context(), req.N)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -261,16 +303,24 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleTell(w http.ResponseWriter, r *http.Request) {
-	ss := s.lookup(w, r)
-	if ss == nil {
-		return
+	var ss *session
+	if !s.durable() {
+		if ss = s.lookup(w, r); ss == nil {
+			return
+		}
 	}
 	var req TellRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	resp, err := ss.tell(req.Edge, &req.Child)
+	var resp TellResponse
+	var err error
+	if s.durable() {
+		resp, err = s.tellDurable(r.Context(), r.PathValue("id"), req.Edge, &req.Child)
+	} else {
+		resp, err = ss.tell(req.Edge, &req.Child)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

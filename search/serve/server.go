@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"triage/policy"
+	"triage/search/serve/sessionlog"
 )
 
 // Options configure a Server. Zero values take the defaults.
@@ -53,6 +54,14 @@ type Options struct {
 	// ShutdownTimeout bounds the wait for requests in flight when Serve's
 	// context ends (default 30 s).
 	ShutdownTimeout time.Duration
+	// Store, when set, makes sessions durable: every creation, ask, tell
+	// and end is recorded before it is answered, and any server on the
+	// same store rebuilds a session from its log (see durable.go). The
+	// caller opens and closes it. ScorerID names the learned scorer (the
+	// checkpoint's sha256); a learned session is only ever served by the
+	// scorer it started on.
+	Store    sessionlog.Store
+	ScorerID string
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Now is the clock of session expiry (default time.Now).
@@ -296,6 +305,10 @@ func (s *Server) janitor(stop <-chan struct{}) {
 
 // expire ends every session idle for longer than SessionIdle.
 func (s *Server) expire() {
+	if s.durable() {
+		s.expireDurable(context.Background())
+		return
+	}
 	for _, ss := range s.sessions.sweep() {
 		s.endSession(ss, "expired")
 	}
@@ -304,6 +317,11 @@ func (s *Server) expire() {
 // Close ends every open session (saving each to SessionsDir when set).
 // Serve calls it; call it yourself when you mount Handler elsewhere.
 func (s *Server) Close() error {
+	if s.durable() {
+		// Open sessions stay open in the store, for the next server.
+		s.sessions.drain()
+		return nil
+	}
 	var errs []error
 	for _, ss := range s.sessions.drain() {
 		errs = append(errs, s.endSession(ss, "shutdown"))

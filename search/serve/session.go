@@ -62,6 +62,12 @@ type session struct {
 	best     corpus.NodeID
 	ended    bool
 
+	// seq is the sequence number of the last log record applied, and
+	// script the recorded choices of a session rebuilt only for export
+	// (durable sessions only; see durable.go).
+	seq    int64
+	script *scripted
+
 	lastUsed atomic.Int64 // unix nanoseconds
 }
 
@@ -262,6 +268,10 @@ var errEnded = errorf(http.StatusNotFound, "session ended")
 func (s *session) ask(ctx context.Context, n int) (AskResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.askLocked(ctx, n)
+}
+
+func (s *session) askLocked(ctx context.Context, n int) (AskResponse, error) {
 	if s.ended {
 		return AskResponse{}, errEnded
 	}
@@ -298,6 +308,10 @@ func (s *session) ask(ctx context.Context, n int) (AskResponse, error) {
 func (s *session) tell(e corpus.EdgeID, child *Program) (TellResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.tellLocked(e, child)
+}
+
+func (s *session) tellLocked(e corpus.EdgeID, child *Program) (TellResponse, error) {
 	if s.ended {
 		return TellResponse{}, errEnded
 	}
@@ -353,6 +367,10 @@ func (s *session) tell(e corpus.EdgeID, child *Program) (TellResponse, error) {
 func (s *session) describe(idle time.Duration, now time.Time) Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.describeLocked(idle, now)
+}
+
+func (s *session) describeLocked(idle time.Duration, now time.Time) Session {
 	out := Session{ID: s.id, Policy: s.pol.Name(), Params: s.req.Params, Seed: s.req.Seed, Budget: s.req.Budget,
 		MaxDepth: s.req.MaxDepth, K: s.req.K, TaskID: s.req.TaskID, TreeID: s.req.TreeID, State: s.stateLocked(),
 		Expansions: s.told, Tokens: s.tokens, Frontier: len(s.frontier.Edges()), Outstanding: []corpus.EdgeID{},
@@ -379,6 +397,10 @@ func (s *session) describe(idle time.Duration, now time.Time) Session {
 func (s *session) snapshot() *corpus.Tree {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.snapshotLocked()
+}
+
+func (s *session) snapshotLocked() *corpus.Tree {
 	t := *s.tree
 	t.Nodes = make([]corpus.Node, len(s.tree.Nodes))
 	for i, n := range s.tree.Nodes {

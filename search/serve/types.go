@@ -210,4 +210,16 @@ type Health struct {
 	Sessions int    `json:"sessions"`
 	// LearnedError says why the learned scorer is missing.
 	LearnedError string `json:"learned_error,omitempty"`
+	// Store is the session store, when sessions are durable (--store).
+	Store *StoreHealth `json:"store,omitempty"`
+}
+
+// StoreHealth is the session store's part of GET /healthz. When OK is
+// false, /healthz answers 503 (the server cannot acknowledge anything).
+type StoreHealth struct {
+	Store  string  `json:"store"`  // e.g. "bbolt /var/lib/triage/sessions.db"
+	Shared bool    `json:"shared"` // other replicas may use it
+	OK     bool    `json:"ok"`
+	PingMS float64 `json:"ping_ms"`
+	Error  string  `json:"error,omitempty"`
 }

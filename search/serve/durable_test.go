@@ -1,0 +1,424 @@
+package serve_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"triage/corpus"
+	"triage/policy"
+	"triage/search/serve"
+	"triage/search/serve/servetest"
+	"triage/search/serve/sessionlog"
+	"triage/search/serve/sessionlog/pgtest"
+)
+
+// durableOpts are the options of a server on store st.
+func durableOpts(st sessionlog.Store) serve.Options {
+	return serve.Options{Scorer: serve.NewStandIn(0, 0), ScorerID: "stand-in", Store: st, SessionsDir: ""}
+}
+
+// switcher hands every request to one of its servers, chosen by pick
+// before each request; a server may be replaced between requests (a
+// restart: a fresh process on the same store knows nothing but the log).
+type switcher struct {
+	mu      sync.Mutex
+	servers []*serve.Server
+	pick    func(servers []*serve.Server) int
+}
+
+func (sw *switcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw.mu.Lock()
+	h := sw.servers[sw.pick(sw.servers)].Handler()
+	sw.mu.Unlock()
+	h.ServeHTTP(w, r)
+}
+
+// allCases are every policy, two seeds and two batch sizes.
+func allCases() []servetest.Case {
+	var out []servetest.Case
+	for _, name := range append([]string{"learned"}, policy.Baselines...) {
+		for _, batch := range []int{1, 2} {
+			for seed := uint64(1); seed <= 2; seed++ {
+				out = append(out, parityCase(name, seed, batch))
+			}
+		}
+	}
+	return out
+}
+
+// uninterrupted drives every case over every tree through one server
+// without a store.
+func uninterrupted(t *testing.T, trees []*corpus.Tree, cases []servetest.Case) map[string]servetest.Outcome {
+	t.Helper()
+	srv, err := serve.New(serve.Options{Scorer: serve.NewStandIn(0, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c := &serve.Client{BaseURL: hs.URL}
+	out := map[string]servetest.Outcome{}
+	for _, tr := range trees {
+		for _, cs := range cases {
+			o, err := servetest.DriveSession(context.Background(), c, tr, cs)
+			if err != nil {
+				t.Fatalf("%+v on %s: %v", cs, tr.ID, err)
+			}
+			out[key(tr, cs)] = o
+		}
+	}
+	return out
+}
+
+func key(tr *corpus.Tree, cs servetest.Case) string {
+	return fmt.Sprintf("%s/%s/%d/%d", tr.ID, cs.Policy, cs.Seed, cs.Batch)
+}
+
+// checkSame drives every case over every tree through sw and compares
+// each search with the uninterrupted one.
+func checkSame(t *testing.T, sw *switcher, trees []*corpus.Tree, cases []servetest.Case, want map[string]servetest.Outcome) {
+	t.Helper()
+	hs := httptest.NewServer(sw)
+	defer hs.Close()
+	c := &serve.Client{BaseURL: hs.URL}
+	for _, tr := range trees {
+		for _, cs := range cases {
+			got, err := servetest.DriveSession(context.Background(), c, tr, cs)
+			if err != nil {
+				t.Fatalf("%+v on %s: %v", cs, tr.ID, err)
+			}
+			if err := servetest.Same(got, want[key(tr, cs)]); err != nil {
+				t.Errorf("%+v on %s: %v", cs, tr.ID, err)
+			}
+		}
+	}
+}
+
+// TestDurableRestarts drives sessions of every policy over the recorded
+// trees through a server that restarts (a new server on the same bbolt
+// store, nothing in memory) before a random third of the requests: every
+// search asks for the same edges as an uninterrupted one and reaches the
+// same end.
+func TestDurableRestarts(t *testing.T) {
+	trees, err := servetest.RoundTrip(servetest.Trees(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := allCases()
+	if testing.Short() {
+		trees, cases = trees[:2], cases[:8]
+	}
+	want := uninterrupted(t, trees, cases)
+	st := boltStore(t)
+	newServer := func() *serve.Server {
+		srv, err := serve.New(durableOpts(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srv
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var restarts atomic.Int64
+	sw := &switcher{servers: []*serve.Server{newServer()}, pick: func(s []*serve.Server) int {
+		if rng.IntN(3) == 0 {
+			s[0] = newServer() // the old one is dropped without Close, as by kill -9
+			restarts.Add(1)
+		}
+		return 0
+	}}
+	checkSame(t, sw, trees, cases, want)
+	if restarts.Load() == 0 {
+		t.Fatal("no restart happened")
+	}
+	t.Logf("%d restarts", restarts.Load())
+}
+
+// TestDurableReplicas drives the same sessions through two servers on one
+// PostgreSQL store (two stores: two processes' worth of connections),
+// alternating request by request: the same searches as one server.
+func TestDurableReplicas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts a PostgreSQL server")
+	}
+	url := pgtest.Start(t)
+	trees, err := servetest.RoundTrip(servetest.Trees(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []servetest.Case // every policy, one seed: each request is a PostgreSQL commit
+	for _, c := range allCases() {
+		if c.Seed == 1 {
+			cases = append(cases, c)
+		}
+	}
+	want := uninterrupted(t, trees, cases)
+	var servers []*serve.Server
+	for range 2 {
+		st, err := sessionlog.Open(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		srv, err := serve.New(durableOpts(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, srv)
+	}
+	n := 0
+	sw := &switcher{servers: servers, pick: func(s []*serve.Server) int { n++; return n % len(s) }}
+	checkSame(t, sw, trees, cases, want)
+
+	// Concurrent tells of one session through both replicas: the store
+	// serializes them, and none is lost.
+	hs0, hs1 := httptest.NewServer(servers[0].Handler()), httptest.NewServer(servers[1].Handler())
+	defer hs0.Close()
+	defer hs1.Close()
+	clients := []*serve.Client{{BaseURL: hs0.URL}, {BaseURL: hs1.URL}}
+	ctx := context.Background()
+	root := serve.Program{Program: "root", Tests: []serve.Test{{Name: "t", Passed: false}},
+		Edits: []serve.Edit{{Text: "a"}, {Text: "b"}, {Text: "c"}}}
+	sess, err := clients[0].CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", K: 3, MaxDepth: 3, Budget: 40, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := clients[1].Ask(ctx, sess.ID, 3)
+	if err != nil || len(a.Edges) != 3 {
+		t.Fatalf("ask: %+v, %v", a, err)
+	}
+	var wg sync.WaitGroup
+	for i, e := range a.Edges {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			child := serve.Program{Program: "child", Tests: []serve.Test{{Name: "t"}}, Edits: []serve.Edit{{Text: "x"}}}
+			if _, err := clients[i%2].Tell(ctx, sess.ID, e.Edge, child); err != nil {
+				t.Errorf("tell %d: %v", e.Edge, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, c := range clients {
+		got, err := c.Session(ctx, sess.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Expansions != 3 || len(got.Outstanding) != 0 || got.Frontier != 3 {
+			t.Errorf("after 3 concurrent tells: expansions %d outstanding %v frontier %d", got.Expansions, got.Outstanding, got.Frontier)
+		}
+	}
+	if _, err := clients[1].DeleteSession(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clients[0].Ask(ctx, sess.ID, 1); !isStatus(err, http.StatusNotFound) {
+		t.Errorf("ask of a session deleted on the other replica: %v", err)
+	}
+}
+
+// boltStore opens a bbolt store in a temporary folder, closed at the end.
+func boltStore(t *testing.T) sessionlog.Store {
+	t.Helper()
+	st, err := sessionlog.OpenBolt(filepath.Join(t.TempDir(), "sessions.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func isStatus(err error, code int) bool {
+	var se *serve.StatusError
+	return errors.As(err, &se) && se.Code == code
+}
+
+func listen(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+// flaky is a store whose appends fail while down is set.
+type flaky struct {
+	sessionlog.Store
+	down atomic.Bool
+}
+
+func (f *flaky) Append(ctx context.Context, id string, r sessionlog.Record) error {
+	if f.down.Load() {
+		return errors.New("connection refused")
+	}
+	return f.Store.Append(ctx, id, r)
+}
+
+func (f *flaky) Ping(ctx context.Context) error {
+	if f.down.Load() {
+		return errors.New("connection refused")
+	}
+	return f.Store.Ping(ctx)
+}
+
+// TestDurableStoreDown: while the store fails, nothing is acknowledged
+// (503 with the reason; /healthz 503); after it recovers, the session goes
+// on from what was acknowledged, as if the failed requests never came.
+func TestDurableStoreDown(t *testing.T) {
+	st := boltStore(t)
+	fl := &flaky{Store: st}
+	srv, err := serve.New(durableOpts(fl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c := &serve.Client{BaseURL: hs.URL}
+	ctx := context.Background()
+	tr := servetest.Trees()[0]
+	recorded := func(e corpus.EdgeID) bool { return tr.Edges[e].Child != corpus.NoNode }
+	sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "dfs", MaxDepth: tr.D, K: tr.K,
+		Root: serve.ProgramOf(tr, tr.Root(), recorded)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.Ask(ctx, sess.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl.down.Store(true)
+	child := serve.ProgramOf(tr, tr.Node(tr.Edges[a.Edges[0].Edge].Child), recorded)
+	if _, err := c.Tell(ctx, sess.ID, a.Edges[0].Edge, child); !isStatus(err, http.StatusServiceUnavailable) || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("tell while the store is down: %v", err)
+	}
+	if _, err := c.Ask(ctx, sess.ID, 1); !isStatus(err, http.StatusServiceUnavailable) {
+		t.Errorf("ask while the store is down: %v", err)
+	}
+	if _, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", Root: serve.Program{Program: "x"}}); !isStatus(err, http.StatusServiceUnavailable) {
+		t.Errorf("create while the store is down: %v", err)
+	}
+	resp, err := http.Get(hs.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/healthz with the store down: %d", resp.StatusCode)
+	}
+	fl.down.Store(false)
+	got, err := c.Session(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Expansions != 0 || len(got.Outstanding) != 1 || got.Outstanding[0] != a.Edges[0].Edge {
+		t.Fatalf("after the outage: %+v", got)
+	}
+	if tr, err := c.Tell(ctx, sess.ID, a.Edges[0].Edge, child); err != nil || tr.Expansions != 1 {
+		t.Fatalf("tell after the outage: %+v, %v", tr, err)
+	}
+}
+
+// TestDurableLearnedStaysOnItsScorer: a learned session is refused, with
+// the reason, by a server on another checkpoint, never re-ranked by it;
+// that server can still end it and export its tree.
+func TestDurableLearnedStaysOnItsScorer(t *testing.T) {
+	st := boltStore(t)
+	dir := t.TempDir()
+	mk := func(id string) *httptest.Server {
+		o := durableOpts(st)
+		o.ScorerID, o.SessionsDir = id, dir
+		srv, err := serve.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(srv.Handler())
+		t.Cleanup(hs.Close)
+		return hs
+	}
+	old, newer := &serve.Client{BaseURL: mk("sha256:old").URL}, &serve.Client{BaseURL: mk("sha256:new").URL}
+	ctx := context.Background()
+	tr := servetest.Trees()[0]
+	recorded := func(e corpus.EdgeID) bool { return tr.Edges[e].Child != corpus.NoNode }
+	sess, err := old.CreateSession(ctx, serve.CreateSessionRequest{Policy: "learned", MaxDepth: tr.D, K: tr.K,
+		Root: serve.ProgramOf(tr, tr.Root(), recorded)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := old.Ask(ctx, sess.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = newer.Ask(ctx, sess.ID, 1)
+	if !isStatus(err, http.StatusConflict) || !strings.Contains(err.Error(), "sha256:old") {
+		t.Errorf("ask on another scorer: %v", err)
+	}
+	desc, err := newer.DeleteSession(ctx, sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(desc.Outstanding) != len(a.Edges) {
+		t.Errorf("deleted on another scorer: outstanding %v, asked %v", desc.Outstanding, a.Edges)
+	}
+	trees, err := corpus.LoadTrees(dir)
+	if err != nil || len(trees) != 1 {
+		t.Fatalf("exported %d trees: %v", len(trees), err)
+	}
+	if _, err := old.Ask(ctx, sess.ID, 1); !isStatus(err, http.StatusNotFound) {
+		t.Errorf("ask of a deleted session: %v", err)
+	}
+}
+
+// TestDurableExpiry: a session idle in the store ends and is exported, by
+// a server that never held it.
+func TestDurableExpiry(t *testing.T) {
+	st := boltStore(t)
+	dir := t.TempDir()
+	o := durableOpts(st)
+	o.SessionIdle = 50 * time.Millisecond
+	o.SessionsDir = dir
+	first, err := serve.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(first.Handler())
+	defer hs.Close()
+	c := &serve.Client{BaseURL: hs.URL}
+	sess, err := c.CreateSession(context.Background(), serve.CreateSessionRequest{Policy: "bfs", Root: serve.Program{Program: "x", Edits: []serve.Edit{{Text: "a"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second server (the first "crashed") expires it from the store.
+	second, err := serve.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ln := listen(t)
+	done := make(chan error, 1)
+	go func() { done <- second.Serve(ctx, ln) }()
+	for ctx.Err() == nil {
+		if trees, _ := corpus.LoadTrees(dir); len(trees) == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if trees, err := corpus.LoadTrees(dir); err != nil || len(trees) != 1 || trees[0].ID != "serve/"+sess.ID {
+		t.Fatalf("expired session not exported: %v %v", len(trees), err)
+	}
+	if _, err := c.Ask(context.Background(), sess.ID, 1); !isStatus(err, http.StatusNotFound) {
+		t.Errorf("ask of an expired session: %v", err)
+	}
+}
