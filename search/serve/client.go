@@ -97,7 +97,9 @@ func (c *Client) CreateSession(ctx context.Context, req CreateSessionRequest) (S
 // Ask asks for up to n edges to expand.
 func (c *Client) Ask(ctx context.Context, id string, n int) (AskResponse, error) {
 	var out AskResponse
-	err := c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(id)+"/ask", AskRequest{N: n}, &out)
+	// A fresh id per call: a transport that resends the request resends
+	// the id, and gets the same edges.
+	err := c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(id)+"/ask", AskRequest{N: n, RequestID: newID()}, &out)
 	return out, err
 }
 

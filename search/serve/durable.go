@@ -36,8 +36,9 @@ type (
 		Scorer string `json:"scorer,omitempty"`
 	}
 	askRecord struct {
-		N     int             `json:"n"`
-		Edges []corpus.EdgeID `json:"edges"`
+		N         int             `json:"n"`
+		Edges     []corpus.EdgeID `json:"edges"`
+		RequestID string          `json:"request_id,omitempty"`
 	}
 	tellRecord struct {
 		Edge  corpus.EdgeID `json:"edge"`
@@ -293,6 +294,7 @@ func (s *Server) applyLocked(ctx context.Context, ss *session, r sessionlog.Reco
 		if !slices.Equal(got, a.Edges) {
 			return fmt.Errorf("session %s: replay of ask %d chose edges %v, the log says %v", ss.id, r.Seq, got, a.Edges)
 		}
+		ss.lastAskID, ss.lastAskSeq, ss.lastAskEdges = a.RequestID, r.Seq, resp.Edges
 	case sessionlog.KindTell:
 		var t tellRecord
 		if err := decodeRecord(ss.id, r, &t); err != nil {
@@ -315,19 +317,31 @@ func (s *Server) applyLocked(ctx context.Context, ss *session, r sessionlog.Reco
 }
 
 // askDurable is ask, recorded before it is answered.
-func (s *Server) askDurable(ctx context.Context, id string, n int) (resp AskResponse, err error) {
+func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string) (resp AskResponse, err error) {
 	err = s.withSession(ctx, id, func(ss *session) error {
+		if ss.ended {
+			return errEnded
+		}
+		if reqID != "" && reqID == ss.lastAskID && ss.lastAskSeq == ss.seq {
+			resp = AskResponse{Edges: slices.Clone(ss.lastAskEdges), State: ss.stateLocked(),
+				Frontier: len(ss.frontier.Edges()), Outstanding: ss.asked}
+			return nil
+		}
 		if resp, err = ss.askLocked(ctx, n); err != nil {
 			return errDirty{err} // the policy may have moved
 		}
 		if len(resp.Edges) == 0 {
 			return nil
 		}
-		rec := askRecord{N: n, Edges: make([]corpus.EdgeID, len(resp.Edges))}
+		rec := askRecord{N: n, Edges: make([]corpus.EdgeID, len(resp.Edges)), RequestID: reqID}
 		for i, e := range resp.Edges {
 			rec.Edges[i] = e.Edge
 		}
-		return s.appendLocked(ctx, ss, sessionlog.KindAsk, rec)
+		if err := s.appendLocked(ctx, ss, sessionlog.KindAsk, rec); err != nil {
+			return err
+		}
+		ss.lastAskID, ss.lastAskSeq, ss.lastAskEdges = reqID, ss.seq, resp.Edges
+		return nil
 	})
 	return resp, err
 }
@@ -377,9 +391,18 @@ func (s *Server) endDurable(ctx context.Context, id, why string) (desc Session, 
 			return errEnded
 		}
 		desc = ss.describeLocked(s.opts.SessionIdle, s.opts.Now())
+		// Exported before the end is recorded: a crash in between leaves
+		// the session open, to be exported again (the same file) when
+		// it ends, never ended and not exported.
+		if s.opts.SessionsDir != "" {
+			if err := s.saveLogged(ss.id, why, ss.snapshotLocked(), ss.req.RootIndex); err != nil {
+				return errorf(http.StatusInternalServerError, "session %s not ended: saving it failed: %v", ss.id, err)
+			}
+		}
 		if err := s.appendLocked(ctx, ss, sessionlog.KindEnd, endRecord{Why: why}); err != nil {
 			return err
 		}
+		ss.ended = true
 		ended = ss
 		return nil
 	})
@@ -387,7 +410,8 @@ func (s *Server) endDurable(ctx context.Context, id, why string) (desc Session, 
 		return Session{}, err
 	}
 	s.sessions.drop(ended)
-	return desc, s.endSession(ended, why)
+	s.countEnd(why)
+	return desc, nil
 }
 
 // expireDurable drops the copies idle here (they stay in the log) and

@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"triage/corpus"
-	"triage/policy"
 	"triage/search/serve"
 	"triage/search/serve/servetest"
 	"triage/search/serve/sessionlog"
@@ -45,17 +45,7 @@ func (sw *switcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // allCases are every policy, two seeds and two batch sizes.
-func allCases() []servetest.Case {
-	var out []servetest.Case
-	for _, name := range append([]string{"learned"}, policy.Baselines...) {
-		for _, batch := range []int{1, 2} {
-			for seed := uint64(1); seed <= 2; seed++ {
-				out = append(out, parityCase(name, seed, batch))
-			}
-		}
-	}
-	return out
-}
+func allCases() []servetest.Case { return servetest.Cases([]uint64{1, 2}, []int{1, 2}) }
 
 // uninterrupted drives every case over every tree through one server
 // without a store.
@@ -156,12 +146,7 @@ func TestDurableReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []servetest.Case // every policy, one seed: each request is a PostgreSQL commit
-	for _, c := range allCases() {
-		if c.Seed == 1 {
-			cases = append(cases, c)
-		}
-	}
+	cases := servetest.Cases([]uint64{1}, []int{1, 2}) // one seed: each request is a PostgreSQL commit
 	want := uninterrupted(t, trees, cases)
 	var servers []*serve.Server
 	for range 2 {
@@ -420,5 +405,74 @@ func TestDurableExpiry(t *testing.T) {
 	}
 	if _, err := c.Ask(context.Background(), sess.ID, 1); !isStatus(err, http.StatusNotFound) {
 		t.Errorf("ask of an expired session: %v", err)
+	}
+}
+
+// TestDurableAskResent: an ask resent with the request_id of the
+// session's last ask answers the same edges, also from a server rebuilt
+// from the log; another id, or the same after a tell, asks anew.
+func TestDurableAskResent(t *testing.T) {
+	st := boltStore(t)
+	var hss []*httptest.Server
+	for range 2 {
+		srv, err := serve.New(durableOpts(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(srv.Handler())
+		defer hs.Close()
+		hss = append(hss, hs)
+	}
+	c := &serve.Client{BaseURL: hss[0].URL}
+	ctx := context.Background()
+	root := serve.Program{Program: "r", Edits: []serve.Edit{{Text: "a"}, {Text: "b"}, {Text: "c"}}}
+	sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", K: 3, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(url, id string) []corpus.EdgeID {
+		t.Helper()
+		resp, err := http.Post(url+"/v1/sessions/"+sess.ID+"/ask", "application/json", strings.NewReader(`{"n":1,"request_id":"`+id+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var a serve.AskResponse
+		if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("ask: %d %v", resp.StatusCode, err)
+		}
+		var out []corpus.EdgeID
+		for _, e := range a.Edges {
+			out = append(out, e.Edge)
+		}
+		return out
+	}
+	first := ask(hss[0].URL, "x")
+	// The second server has no copy: it rebuilds the session, the last
+	// ask's id with it.
+	for _, tc := range []struct {
+		url, id string
+		same    bool
+	}{
+		{hss[0].URL, "x", true},
+		{hss[1].URL, "x", true},
+		{hss[0].URL, "y", false},
+		{hss[0].URL, "x", false},
+	} {
+		got := ask(tc.url, tc.id)
+		if fmt.Sprint(got) == fmt.Sprint(first) != tc.same {
+			t.Errorf("ask %s: %v after %v, same=%v wanted", tc.id, got, first, tc.same)
+		}
+		if !tc.same {
+			first = got
+		}
+	}
+	resp, err := http.Post(hss[0].URL+"/v1/sessions/"+sess.ID+"/ask", "application/json", strings.NewReader(`{"request_id":"`+strings.Repeat("z", 129)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a request_id of 129 bytes: %d", resp.StatusCode)
 	}
 }

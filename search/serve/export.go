@@ -55,21 +55,21 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// save writes ss to SessionsDir through a temporary file renamed when
-// complete, so a corpus reader never sees half a shard.
-func (s *Server) save(ss *session) (string, error) {
+// save writes session id's tree t to SessionsDir through a temporary
+// file renamed when complete, so a corpus reader never sees half a shard.
+func (s *Server) save(id string, t *corpus.Tree, rootIndex int) (string, error) {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	if err := os.MkdirAll(s.opts.SessionsDir, 0o755); err != nil {
-		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
-	path := filepath.Join(s.opts.SessionsDir, SessionFileName(ss.id))
-	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(ss.id)+".tmp")
+	path := filepath.Join(s.opts.SessionsDir, SessionFileName(id))
+	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(id)+".tmp")
 	f, err := os.Create(tmp)
 	if err != nil {
-		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
-	err = WriteTreeParquet(f, ss.snapshot(), ss.req.RootIndex)
+	err = WriteTreeParquet(f, t, rootIndex)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -81,7 +81,7 @@ func (s *Server) save(ss *session) (string, error) {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
 	return path, nil
 }

@@ -288,10 +288,14 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errorf(http.StatusBadRequest, "n %d outside [1, %d]", req.N, s.opts.MaxAsk))
 		return
 	}
+	if len(req.RequestID) > 128 {
+		s.fail(w, r, errorf(http.StatusBadRequest, "request_id of %d bytes, at most 128", len(req.RequestID)))
+		return
+	}
 	var resp AskResponse
 	var err error
 	if s.durable() {
-		resp, err = s.askDurable(r.Context(), r.PathValue("id"), req.N)
+		resp, err = s.askDurable(r.Context(), r.PathValue("id"), req.N, req.RequestID)
 	} else {
 		resp, err = ss.ask(r.Context(), req.N)
 	}

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"triage/corpus"
 	"triage/policy"
 	"triage/search/serve/sessionlog"
 )
@@ -334,20 +335,29 @@ func (s *Server) endSession(ss *session, why string) error {
 	if !ss.end() {
 		return nil
 	}
+	s.countEnd(why)
+	if s.opts.SessionsDir == "" {
+		return nil
+	}
+	return s.saveLogged(ss.id, why, ss.snapshot(), ss.req.RootIndex)
+}
+
+func (s *Server) countEnd(why string) {
 	switch why {
 	case "expired":
 		s.metrics.add(&s.metrics.sessionsExpired, 1)
 	case "deleted":
 		s.metrics.add(&s.metrics.sessionsDeleted, 1)
 	}
-	if s.opts.SessionsDir == "" {
-		return nil
-	}
-	path, err := s.save(ss)
+}
+
+// saveLogged saves a session's tree to SessionsDir and logs it.
+func (s *Server) saveLogged(id, why string, t *corpus.Tree, rootIndex int) error {
+	path, err := s.save(id, t, rootIndex)
 	if err != nil {
-		s.opts.Logger.Error("save session", "session", ss.id, "err", err)
+		s.opts.Logger.Error("save session", "session", id, "err", err)
 		return err
 	}
-	s.opts.Logger.Info("session saved", "session", ss.id, "why", why, "path", path)
+	s.opts.Logger.Info("session saved", "session", id, "why", why, "path", path)
 	return nil
 }

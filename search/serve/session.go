@@ -67,6 +67,11 @@ type session struct {
 	// (durable sessions only; see durable.go).
 	seq    int64
 	script *scripted
+	// lastAsk is the session's last recorded ask: its request id, record
+	// and edges, answered again to a resent ask.
+	lastAskID    string
+	lastAskSeq   int64
+	lastAskEdges []AskedEdge
 
 	lastUsed atomic.Int64 // unix nanoseconds
 }

@@ -160,6 +160,12 @@ type Best struct {
 // edges wanted (default 1).
 type AskRequest struct {
 	N int `json:"n,omitempty"`
+	// RequestID (at most 128 bytes), when set, makes the ask safe to
+	// resend on a server with --store: the id of the session's last ask,
+	// sent again before anything else changed the session, answers that
+	// ask's edges again instead of choosing more. A client whose ask got
+	// no answer (a restart, a lost connection) resends it as it was.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // AskResponse lists the edges to expand next, best first. It holds fewer

@@ -129,6 +129,24 @@ type Case struct {
 	Batch  int           `json:"batch"`
 }
 
+// Cases are every policy (learned and the baselines) at each seed and
+// batch size; bgmcts gets the budget `triage eval` gives it on Trees.
+func Cases(seeds []uint64, batches []int) []Case {
+	var out []Case
+	for _, name := range append([]string{"learned"}, policy.Baselines...) {
+		for _, batch := range batches {
+			for _, seed := range seeds {
+				c := Case{Policy: name, Seed: seed, Batch: batch}
+				if name == "bgmcts" {
+					c.Params = policy.Params{"budget": 36}
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // NewPolicy builds c's policy; learned uses scorer.
 func NewPolicy(c Case, scorer policy.Scorer) (policy.Policy, error) {
 	if c.Policy == "learned" {
