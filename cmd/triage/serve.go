@@ -144,9 +144,19 @@ Concurrent scoring requests (and learned sessions) share model executions
 of up to --batch-edges edges. Every baseline policy works without a
 checkpoint; without one, /v1/priorities and the learned policy answer 501.
 SIGINT or SIGTERM stops accepting connections, finishes the requests in
-flight (up to --shutdown-timeout) and saves the open sessions.`,
+flight (up to --shutdown-timeout) and saves the open sessions (without
+--store).
+
+With --store, sessions are durable: every creation, ask and tell is
+recorded before it is answered, and a server started on the same store
+(after a crash, a deploy) goes on with every open session exactly where
+it was; open sessions are not ended at shutdown. --store PATH is a bbolt
+file for one server; --store postgres://... is shared by replicas behind
+a load balancer. An unreachable, held or newer-version store is exit 2.`,
 		Example: `  triage serve --addr 127.0.0.1:8080 --checkpoint out/ckpt
   triage serve --token-file out/token --sessions-dir out/sessions
+  triage serve --store out/sessions.db --sessions-dir out/sessions
+  triage serve --addr :8080 --store "postgres://triage@db:5432/triage?sslmode=require"
   curl -s localhost:8080/healthz`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()

@@ -476,3 +476,75 @@ func TestDurableAskResent(t *testing.T) {
 		t.Errorf("a request_id of 129 bytes: %d", resp.StatusCode)
 	}
 }
+
+// BenchmarkDurableAskTell times one ask and one tell (over HTTP on
+// loopback) with sessions in memory, in a bbolt file and in PostgreSQL
+// (each record fsynced before the answer): go test -run '^$' -bench
+// DurableAskTell ./search/serve.
+func BenchmarkDurableAskTell(b *testing.B) {
+	stores := []struct {
+		name string
+		open func(b *testing.B) sessionlog.Store
+	}{
+		{"memory", func(*testing.B) sessionlog.Store { return nil }},
+		{"bbolt", func(b *testing.B) sessionlog.Store {
+			st, err := sessionlog.OpenBolt(filepath.Join(b.TempDir(), "s.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return st
+		}},
+		{"postgres", func(b *testing.B) sessionlog.Store {
+			st, err := sessionlog.Open(context.Background(), pgtest.Start(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return st
+		}},
+	}
+	for _, sc := range stores {
+		b.Run(sc.name, func(b *testing.B) {
+			st := sc.open(b)
+			o := serve.Options{}
+			if st != nil {
+				defer st.Close()
+				o = durableOpts(st)
+			}
+			srv, err := serve.New(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hs := httptest.NewServer(srv.Handler())
+			defer hs.Close()
+			c := &serve.Client{BaseURL: hs.URL}
+			ctx := context.Background()
+			edits := []serve.Edit{{Text: "a"}, {Text: "b"}}
+			newSession := func() string {
+				s, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", K: 2, MaxDepth: 8, Budget: 200,
+					Root: serve.Program{Program: "r", Edits: edits}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return s.ID
+			}
+			id := newSession()
+			child := serve.Program{Program: "c", Tests: []serve.Test{{Name: "t"}}, Edits: edits}
+			b.ResetTimer()
+			for b.Loop() {
+				a, err := c.Ask(ctx, id, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(a.Edges) == 0 {
+					b.StopTimer()
+					id = newSession()
+					b.StartTimer()
+					continue
+				}
+				if _, err := c.Tell(ctx, id, a.Edges[0].Edge, child); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -64,7 +64,9 @@ func (s *Server) save(id string, t *corpus.Tree, rootIndex int) (string, error) 
 		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
 	path := filepath.Join(s.opts.SessionsDir, SessionFileName(id))
-	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(id)+".tmp")
+	// Its own temporary name: replicas sharing a folder may export one
+	// session at once (each writes the same tree).
+	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(id)+"."+newID()+".tmp")
 	f, err := os.Create(tmp)
 	if err != nil {
 		return "", fmt.Errorf("save session %s: %w", id, err)

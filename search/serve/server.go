@@ -307,7 +307,9 @@ func (s *Server) janitor(stop <-chan struct{}) {
 // expire ends every session idle for longer than SessionIdle.
 func (s *Server) expire() {
 	if s.durable() {
-		s.expireDurable(context.Background())
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		s.expireDurable(ctx)
 		return
 	}
 	for _, ss := range s.sessions.sweep() {
