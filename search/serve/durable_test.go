@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -311,6 +312,30 @@ func TestDurableStoreDown(t *testing.T) {
 	if tr, err := c.Tell(ctx, sess.ID, a.Edges[0].Edge, child); err != nil || tr.Expansions != 1 {
 		t.Fatalf("tell after the outage: %+v, %v", tr, err)
 	}
+	var h serve.Health
+	if err := getJSON(hs.URL+"/healthz", &h); err != nil || h.Store == nil || !h.Store.OK || !strings.HasPrefix(h.Store.Store, "bbolt ") {
+		t.Errorf("/healthz after the outage: %+v %+v, %v", h, h.Store, err)
+	}
+	resp, err = http.Get(hs.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`triage_store_duration_seconds_count{op="append"} 6`, `triage_store_errors_total{op="append"} 3`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+func getJSON(url string, v any) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	return json.NewDecoder(resp.Body).Decode(v)
 }
 
 // TestDurableLearnedStaysOnItsScorer: a learned session is refused, with

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,11 +23,24 @@ var (
 	keyFormat  = []byte("format")
 )
 
-// boltRecord is a record as stored.
-type boltRecord struct {
-	Kind Kind            `json:"k"`
-	Time int64           `json:"t"` // unix nanoseconds
-	Data json.RawMessage `json:"d"`
+// encodeBolt is a record as stored: its time (8-byte big-endian unix
+// nanoseconds), its kind's length (1 byte) and kind, then its data as
+// given, byte for byte.
+func encodeBolt(kind Kind, at time.Time, data []byte) []byte {
+	out := binary.BigEndian.AppendUint64(make([]byte, 0, 9+len(kind)+len(data)), uint64(at.UnixNano()))
+	out = append(out, byte(len(kind)))
+	out = append(out, kind...)
+	return append(out, data...)
+}
+
+// decodeBolt reads what encodeBolt wrote, copying it out of the
+// transaction's memory.
+func decodeBolt(v []byte) (kind Kind, at time.Time, data []byte, err error) {
+	if len(v) < 9 || len(v) < 9+int(v[8]) {
+		return "", time.Time{}, nil, fmt.Errorf("record of %d bytes is truncated", len(v))
+	}
+	n := 9 + int(v[8])
+	return Kind(v[9:n]), time.Unix(0, int64(binary.BigEndian.Uint64(v))), bytes.Clone(v[n:]), nil
 }
 
 // Bolt is a Store in one bbolt file: one process holds it at a time
@@ -90,11 +102,11 @@ func (b *Bolt) Append(ctx context.Context, id string, r Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	now := time.Now()
-	val, err := json.Marshal(boltRecord{Kind: r.Kind, Time: now.UnixNano(), Data: r.Data})
-	if err != nil {
-		return fmt.Errorf("append to session %s: %w", id, err)
+	if len(r.Kind) > 255 {
+		return fmt.Errorf("append to session %s: kind %q is too long", id, r.Kind)
 	}
+	now := time.Now()
+	val := encodeBolt(r.Kind, now, r.Data)
 	return b.db.Update(func(tx *bolt.Tx) error {
 		logs, open := tx.Bucket(bucketLog), tx.Bucket(bucketOpen)
 		sb := logs.Bucket([]byte(id))
@@ -102,6 +114,7 @@ func (b *Bolt) Append(ctx context.Context, id string, r Record) error {
 			if sb != nil {
 				return fmt.Errorf("create session %s: %w", id, ErrConflict)
 			}
+			var err error
 			if sb, err = logs.CreateBucket([]byte(id)); err != nil {
 				return err
 			}
@@ -140,13 +153,11 @@ func (b *Bolt) Load(ctx context.Context, id string, from int64) ([]Record, error
 		}
 		c := sb.Cursor()
 		for k, v := c.Seek(seqKey(max(from, 0))); k != nil; k, v = c.Next() {
-			var br boltRecord
-			if err := json.Unmarshal(v, &br); err != nil {
+			kind, at, data, err := decodeBolt(v)
+			if err != nil {
 				return fmt.Errorf("session %s record %d: %w", id, binary.BigEndian.Uint64(k), err)
 			}
-			// v lives only as long as the transaction.
-			out = append(out, Record{Seq: int64(binary.BigEndian.Uint64(k)), Kind: br.Kind,
-				Data: bytes.Clone(br.Data), Time: time.Unix(0, br.Time)})
+			out = append(out, Record{Seq: int64(binary.BigEndian.Uint64(k)), Kind: kind, Data: data, Time: at})
 		}
 		return nil
 	})

@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS triage_session_log (
 	seq     bigint NOT NULL,
 	kind    text NOT NULL,
 	at      timestamptz NOT NULL,
-	data    jsonb NOT NULL,
+	data    json NOT NULL, -- json, not jsonb: kept byte for byte, \u0000 included
 	PRIMARY KEY (session, seq)
 );`
 
@@ -137,7 +137,7 @@ func (p *Postgres) Append(ctx context.Context, id string, r Record) error {
 				return p.whyNot(ctx, tx, id, r.Seq)
 			}
 		}
-		_, err := tx.Exec(ctx, "INSERT INTO triage_session_log (session, seq, kind, at, data) VALUES ($1, $2, $3, now(), $4::jsonb)",
+		_, err := tx.Exec(ctx, "INSERT INTO triage_session_log (session, seq, kind, at, data) VALUES ($1, $2, $3, now(), $4::json)",
 			id, r.Seq, string(r.Kind), string(r.Data))
 		return err
 	})
