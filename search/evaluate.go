@@ -38,7 +38,7 @@ func ReplayAll(ctx context.Context, trees []*corpus.Tree, p policy.Policy, seeds
 					continue
 				}
 				res, err := Run(ctx, env, p, Config{Budget: budget, Seed: seeds[i%len(seeds)]})
-				if err != nil && !errors.Is(err, ErrBudgetExhausted) && !errors.Is(err, ErrFrontierEmpty) {
+				if err != nil {
 					errs[i] = fmt.Errorf("policy %s tree %s seed %d: %w", p.Name(), tr.ID, seeds[i%len(seeds)], err)
 				}
 				out[i] = res

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -266,7 +265,7 @@ func replayLearned(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, 
 			return nil, err
 		}
 		r, err := search.Run(ctx, env, p, search.Config{Seed: 1})
-		if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
+		if err != nil {
 			return nil, fmt.Errorf("replay %s: %w", t.ID, err)
 		}
 		out = append(out, r.Outcome())

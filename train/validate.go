@@ -137,7 +137,7 @@ func Validate(ctx context.Context, scorer *model.Scorer, src Source, opts ...pol
 			return err
 		}
 		res, err := search.Run(ctx, env, p, search.Config{Seed: 1})
-		if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
+		if err != nil {
 			return fmt.Errorf("replay tree %s: %w", t.ID, err)
 		}
 		v.Trees++

@@ -328,7 +328,7 @@ func replayTree(ctx context.Context, t *corpus.Tree, runs []run, budget int) tre
 		r.replays[i] = make([]replay, len(rn.seeds))
 		for s, seed := range rn.seeds {
 			res, err := search.Run(ctx, env, rn.p, search.Config{Budget: budget, Seed: seed})
-			if err != nil && !noFix(err) {
+			if err != nil {
 				r.err = fmt.Errorf("policy %s tree %s seed %d: %w", rn.p.Name(), t.ID, seed, err)
 				return r
 			}
@@ -351,14 +351,8 @@ func Trace(ctx context.Context, t *corpus.Tree, p policy.Policy) (search.Result,
 		return search.Result{}, err
 	}
 	res, err := search.Run(ctx, env, p, search.Config{Seed: 1, Trace: true})
-	if err != nil && !noFix(err) {
+	if err != nil {
 		return res, fmt.Errorf("trace %s with %s: %w", t.ID, p.Name(), err)
 	}
 	return res, nil
-}
-
-// noFix reports whether err is a search's end without a fix, which is a
-// result, not a failure.
-func noFix(err error) bool {
-	return errors.Is(err, search.ErrBudgetExhausted) || errors.Is(err, search.ErrFrontierEmpty)
 }
