@@ -85,13 +85,21 @@ func TestEveryPolicyReplay(t *testing.T) {
 	}
 	for _, name := range policy.Baselines {
 		p := mustPolicy(t, name)
-		a, err := search.ReplayAll(context.Background(), trees, p, []uint64{1, 2}, 0, 2)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		b, err := search.ReplayAll(context.Background(), trees, p, []uint64{1, 2}, 0, 1)
-		if err != nil {
-			t.Fatal(err)
+		var a, b []search.Result
+		for _, tr := range trees {
+			env, err := search.NewReplay(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, seed := range []uint64{1, 2} {
+				for _, into := range []*[]search.Result{&a, &b} {
+					res, err := search.Run(context.Background(), env, p, search.Config{Seed: seed})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					*into = append(*into, res)
+				}
+			}
 		}
 		for i := range a {
 			tr := trees[i/2]
