@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -15,7 +14,7 @@ import (
 	"triage/corpus"
 	"triage/model"
 	"triage/policy"
-	"triage/search"
+	"triage/search/eval"
 )
 
 // Folds assigns tasks to k folds of near-equal size: tasks are ordered by
@@ -196,11 +195,11 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*C
 			for s := range seeds {
 				seeds[s] = uint64(s + 1)
 			}
-			rs, err := search.ReplayAll(ctx, held, p, seeds, 0, 0)
+			outs, err := eval.ReplayTrees(ctx, held, p, seeds, 0, 0)
 			if err != nil {
 				return nil, fmt.Errorf("cross-validation fold %d %s: %w", i, name, err)
 			}
-			res.Outcomes[name] = append(res.Outcomes[name], search.Outcomes(rs)...)
+			res.Outcomes[name] = append(res.Outcomes[name], outs...)
 		}
 		res.Trees += len(held)
 		res.Folds = append(res.Folds, f)
@@ -248,7 +247,7 @@ func collect(ctx context.Context, src Source) ([]*corpus.Tree, error) {
 }
 
 // replayLearned replays the learned policy (scores precomputed per tree)
-// on every tree; outcomes as search.Outcomes gives them.
+// on every tree (eval.Replay with seed 1).
 func replayLearned(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, opts ...policy.LearnedOption) ([]policy.Outcome, error) {
 	ts := NewTreeScorer(sc)
 	p, err := policy.NewLearned(ts, opts...)
@@ -261,13 +260,9 @@ func replayLearned(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, 
 		if err := ts.Prepare(ctx, t); err != nil {
 			return nil, err
 		}
-		env, err := search.NewReplay(t)
+		r, err := eval.Replay(ctx, t, p, 1, 0)
 		if err != nil {
 			return nil, err
-		}
-		r, err := search.Run(ctx, env, p, search.Config{Seed: 1})
-		if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
-			return nil, fmt.Errorf("replay %s: %w", t.ID, err)
 		}
 		out = append(out, r.Outcome())
 	}

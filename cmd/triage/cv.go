@@ -37,7 +37,7 @@ Training flags are those of 'triage train'; --out holds fold-N/ checkpoints.
 --ablations also scores each fold's model by p1 alone and by ranking within
 each depth (CodeTriage Table 1).`,
 		Example: `  triage cv --corpus out/full --folds 5 --out cv/
-  triage cv --corpus out/full --folds 5 --params tuned.json --json cv.json --out cv/`,
+  triage cv --corpus out/full --folds 5 --params tuned.json --json-file cv.json --out cv/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if folds < 2 {
 				return badInput("--folds must be ≥ 2")

@@ -324,7 +324,7 @@ func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string)
 		}
 		if reqID != "" && reqID == ss.lastAskID && ss.lastAskSeq == ss.seq {
 			resp = AskResponse{Edges: slices.Clone(ss.lastAskEdges), State: ss.stateLocked(),
-				Frontier: len(ss.frontier.Edges()), Outstanding: ss.asked}
+				Frontier: len(ss.core.Frontier()), Outstanding: ss.core.Outstanding()}
 			return nil
 		}
 		if resp, err = ss.askLocked(ctx, n); err != nil {

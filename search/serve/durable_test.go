@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/policy"
 	"triage/search/serve"
-	"triage/search/serve/servetest"
 	"triage/search/serve/sessionlog"
 	"triage/search/serve/sessionlog/pgtest"
 )
@@ -46,11 +46,25 @@ func (sw *switcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // allCases are every policy, two seeds and two batch sizes.
-func allCases() []servetest.Case { return servetest.Cases([]uint64{1, 2}, []int{1, 2}) }
+func allCases() []parityCase { return policyCases([]uint64{1, 2}, []int{1, 2}) }
+
+// policyCases are every policy (learned and the baselines) at each seed
+// and batch size.
+func policyCases(seeds []uint64, batches []int) []parityCase {
+	var out []parityCase
+	for _, name := range append([]string{"learned"}, policy.Baselines...) {
+		for _, batch := range batches {
+			for _, seed := range seeds {
+				out = append(out, newCase(name, seed, batch))
+			}
+		}
+	}
+	return out
+}
 
 // uninterrupted drives every case over every tree through one server
 // without a store.
-func uninterrupted(t *testing.T, trees []*corpus.Tree, cases []servetest.Case) map[string]servetest.Outcome {
+func uninterrupted(t *testing.T, trees []*corpus.Tree, cases []parityCase) map[string]outcome {
 	t.Helper()
 	srv, err := serve.New(serve.Options{Scorer: serve.NewStandIn(0, 0)})
 	if err != nil {
@@ -58,54 +72,29 @@ func uninterrupted(t *testing.T, trees []*corpus.Tree, cases []servetest.Case) m
 	}
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	c := &serve.Client{BaseURL: hs.URL}
-	out := map[string]servetest.Outcome{}
-	for _, tr := range trees {
-		for _, cs := range cases {
-			o, err := servetest.DriveSession(context.Background(), c, tr, cs)
-			if err != nil {
-				t.Fatalf("%+v on %s: %v", cs, tr.ID, err)
-			}
-			out[key(tr, cs)] = o
-		}
-	}
-	return out
+	return driveAll(t, &serve.Client{BaseURL: hs.URL}, trees, cases)
 }
 
-func key(tr *corpus.Tree, cs servetest.Case) string {
+func key(tr *corpus.Tree, cs parityCase) string {
 	return fmt.Sprintf("%s/%s/%d/%d", tr.ID, cs.Policy, cs.Seed, cs.Batch)
 }
 
 // checkSame drives every case over every tree through sw and compares
 // each search with the uninterrupted one.
-func checkSame(t *testing.T, sw *switcher, trees []*corpus.Tree, cases []servetest.Case, want map[string]servetest.Outcome) {
+func checkSame(t *testing.T, sw *switcher, trees []*corpus.Tree, cases []parityCase, want map[string]outcome) {
 	t.Helper()
 	hs := httptest.NewServer(sw)
 	defer hs.Close()
-	c := &serve.Client{BaseURL: hs.URL}
-	for _, tr := range trees {
-		for _, cs := range cases {
-			got, err := servetest.DriveSession(context.Background(), c, tr, cs)
-			if err != nil {
-				t.Fatalf("%+v on %s: %v", cs, tr.ID, err)
-			}
-			if err := servetest.Same(got, want[key(tr, cs)]); err != nil {
-				t.Errorf("%+v on %s: %v", cs, tr.ID, err)
-			}
-		}
-	}
+	compareAll(t, trees, cases, driveAll(t, &serve.Client{BaseURL: hs.URL}, trees, cases), want)
 }
 
 // TestDurableRestarts drives sessions of every policy over the recorded
 // trees through a server that restarts (a new server on the same bbolt
-// store, nothing in memory) before a random third of the requests: every
+// store, nothing in memory) before a random fifth of the requests: every
 // search asks for the same edges as an uninterrupted one and reaches the
 // same end.
 func TestDurableRestarts(t *testing.T) {
-	trees, err := servetest.RoundTrip(servetest.Trees(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	trees := parityTrees()
 	cases := allCases()
 	if testing.Short() {
 		trees, cases = trees[:2], cases[:8]
@@ -122,7 +111,7 @@ func TestDurableRestarts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var restarts atomic.Int64
 	sw := &switcher{servers: []*serve.Server{newServer()}, pick: func(s []*serve.Server) int {
-		if rng.IntN(3) == 0 {
+		if rng.IntN(5) == 0 {
 			s[0] = newServer() // the old one is dropped without Close, as by kill -9
 			restarts.Add(1)
 		}
@@ -143,11 +132,8 @@ func TestDurableReplicas(t *testing.T) {
 		t.Skip("-short: starts a PostgreSQL server")
 	}
 	url := pgtest.Start(t)
-	trees, err := servetest.RoundTrip(servetest.Trees(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := servetest.Cases([]uint64{1}, []int{1, 2}) // one seed: each request is a PostgreSQL commit
+	trees := parityTrees()
+	cases := policyCases([]uint64{1}, []int{1, 2}) // one seed: each request is a PostgreSQL commit
 	want := uninterrupted(t, trees, cases)
 	var servers []*serve.Server
 	for range 2 {
@@ -271,7 +257,7 @@ func TestDurableStoreDown(t *testing.T) {
 	defer hs.Close()
 	c := &serve.Client{BaseURL: hs.URL}
 	ctx := context.Background()
-	tr := servetest.Trees()[0]
+	tr := parityTrees()[0]
 	recorded := func(e corpus.EdgeID) bool { return tr.Edges[e].Child != corpus.NoNode }
 	sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "dfs", MaxDepth: tr.D, K: tr.K,
 		Root: serve.ProgramOf(tr, tr.Root(), recorded)})
@@ -357,7 +343,7 @@ func TestDurableLearnedStaysOnItsScorer(t *testing.T) {
 	}
 	old, newer := &serve.Client{BaseURL: mk("sha256:old").URL}, &serve.Client{BaseURL: mk("sha256:new").URL}
 	ctx := context.Background()
-	tr := servetest.Trees()[0]
+	tr := parityTrees()[0]
 	recorded := func(e corpus.EdgeID) bool { return tr.Edges[e].Child != corpus.NoNode }
 	sess, err := old.CreateSession(ctx, serve.CreateSessionRequest{Policy: "learned", MaxDepth: tr.D, K: tr.K,
 		Root: serve.ProgramOf(tr, tr.Root(), recorded)})
