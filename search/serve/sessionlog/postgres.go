@@ -110,49 +110,48 @@ func (p *Postgres) migrate(ctx context.Context) error {
 	})
 }
 
-// Append implements Store. The session's row is updated only if its last
-// record is r.Seq−1, under PostgreSQL's row lock: of two appends at one
-// number, the second finds the row moved on and fails with ErrConflict.
+// Append implements Store, in one statement (one round trip, one
+// commit): the session's row is updated only if its last record is
+// r.Seq−1, under PostgreSQL's row lock, and the record is inserted only
+// if it was. Of two appends at one number, the second finds the row moved
+// on (or the key (session, seq) taken) and fails with ErrConflict.
 func (p *Postgres) Append(ctx context.Context, id string, r Record) error {
 	if err := checkAppend(id, r); err != nil {
 		return err
 	}
-	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		if r.Seq == 0 {
-			tag, err := tx.Exec(ctx, `INSERT INTO triage_sessions (id, last_seq, updated_at) VALUES ($1, 0, now())
-				ON CONFLICT (id) DO NOTHING`, id)
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() == 0 {
-				return fmt.Errorf("create session %s: %w", id, ErrConflict)
-			}
-		} else {
-			tag, err := tx.Exec(ctx, `UPDATE triage_sessions SET last_seq = $2, updated_at = now(), ended = $3
-				WHERE id = $1 AND last_seq = $2 - 1 AND NOT ended`, id, r.Seq, r.Kind == KindEnd)
-			if err != nil {
-				return err
-			}
-			if tag.RowsAffected() == 0 {
-				return p.whyNot(ctx, tx, id, r.Seq)
-			}
-		}
-		_, err := tx.Exec(ctx, "INSERT INTO triage_session_log (session, seq, kind, at, data) VALUES ($1, $2, $3, now(), $4::json)",
-			id, r.Seq, string(r.Kind), string(r.Data))
-		return err
-	})
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation: the key (session, seq)
-		return fmt.Errorf("append to session %s at %d: %w", id, r.Seq, ErrConflict)
+	const create = `WITH s AS (
+		INSERT INTO triage_sessions (id, last_seq, updated_at) VALUES ($1, 0, now()) ON CONFLICT (id) DO NOTHING RETURNING id)
+	INSERT INTO triage_session_log (session, seq, kind, at, data) SELECT id, $2, $3, now(), $4::json FROM s`
+	const next = `WITH s AS (
+		UPDATE triage_sessions SET last_seq = $2, updated_at = now(), ended = $5
+		WHERE id = $1 AND last_seq = $2 - 1 AND NOT ended RETURNING id)
+	INSERT INTO triage_session_log (session, seq, kind, at, data) SELECT id, $2, $3, now(), $4::json FROM s`
+	var tag pgconn.CommandTag
+	var err error
+	if r.Seq == 0 {
+		tag, err = p.pool.Exec(ctx, create, id, r.Seq, string(r.Kind), string(r.Data))
+	} else {
+		tag, err = p.pool.Exec(ctx, next, id, r.Seq, string(r.Kind), string(r.Data), r.Kind == KindEnd)
 	}
-	return err
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe) && pe.Code == "23505": // unique_violation: the key (session, seq)
+		return fmt.Errorf("append to session %s at %d: %w", id, r.Seq, ErrConflict)
+	case err != nil:
+		return fmt.Errorf("append to session %s: %w", id, err)
+	case tag.RowsAffected() == 1:
+		return nil
+	case r.Seq == 0:
+		return fmt.Errorf("create session %s: %w", id, ErrConflict)
+	}
+	return p.whyNot(ctx, id, r.Seq)
 }
 
 // whyNot explains an append whose UPDATE matched no row.
-func (p *Postgres) whyNot(ctx context.Context, tx pgx.Tx, id string, seq int64) error {
+func (p *Postgres) whyNot(ctx context.Context, id string, seq int64) error {
 	var last int64
 	var ended bool
-	err := tx.QueryRow(ctx, "SELECT last_seq, ended FROM triage_sessions WHERE id = $1", id).Scan(&last, &ended)
+	err := p.pool.QueryRow(ctx, "SELECT last_seq, ended FROM triage_sessions WHERE id = $1", id).Scan(&last, &ended)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("session %s: %w", id, ErrNotFound)
@@ -164,35 +163,36 @@ func (p *Postgres) whyNot(ctx context.Context, tx pgx.Tx, id string, seq int64) 
 	return fmt.Errorf("append to session %s at %d, its last record is %d: %w", id, seq, last, ErrConflict)
 }
 
-// Load implements Store.
+// Load implements Store, in one query: the session's row joined with
+// its records from from on (one row with no record when it has none
+// there, no row when there is no such session).
 func (p *Postgres) Load(ctx context.Context, id string, from int64) ([]Record, error) {
-	rows, err := p.pool.Query(ctx, "SELECT seq, kind, at, data::text FROM triage_session_log WHERE session = $1 AND seq >= $2 ORDER BY seq", id, from)
+	rows, err := p.pool.Query(ctx, `SELECT l.seq, l.kind, l.at, l.data::text FROM triage_sessions s
+		LEFT JOIN triage_session_log l ON l.session = s.id AND l.seq >= $2 WHERE s.id = $1 ORDER BY l.seq`, id, from)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	var out []Record
+	defer rows.Close()
+	out := []Record{}
+	found := false
 	for rows.Next() {
-		var r Record
-		var kind, data string
-		if err := rows.Scan(&r.Seq, &kind, &r.Time, &data); err != nil {
-			rows.Close()
+		found = true
+		var seq *int64
+		var kind, data *string
+		var at *time.Time
+		if err := rows.Scan(&seq, &kind, &at, &data); err != nil {
 			return nil, fmt.Errorf("load session %s: %w", id, err)
 		}
-		r.Kind, r.Data = Kind(kind), []byte(data)
-		out = append(out, r)
+		if seq == nil {
+			continue // the session has no record from from on
+		}
+		out = append(out, Record{Seq: *seq, Kind: Kind(*kind), Time: *at, Data: []byte(*data)})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	if len(out) == 0 {
-		var one int
-		err := p.pool.QueryRow(ctx, "SELECT 1 FROM triage_sessions WHERE id = $1", id).Scan(&one)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil, fmt.Errorf("session %s: %w", id, ErrNotFound)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load session %s: %w", id, err)
-		}
+	if !found {
+		return nil, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
 	return out, nil
 }
