@@ -17,7 +17,7 @@ import (
 	"triage/checkpoints"
 	"triage/corpus"
 	"triage/policy"
-	"triage/report"
+	"triage/search/eval/report"
 	"triage/search/eval"
 )
 

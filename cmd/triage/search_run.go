@@ -12,7 +12,7 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
-	"triage/report"
+	"triage/search/eval/report"
 	"triage/search"
 	"triage/search/proposer/mutate"
 	"triage/search/proposer/openai"
