@@ -1,9 +1,22 @@
-// Package search runs repair search: a frontier of unexpanded edges across
-// every program of a tree, a policy.Episode that chooses the next edge (or
-// batch of edges), and an Env that serves each expansion, either by
-// revealing a recorded child (Replay) or by calling a proposer and an
-// executor (Live). The loop stops at the first fix or at the budget and
-// records the expansion order, the cost and the output tokens.
+// Package search runs repair searches, live or replayed, local or served.
+//
+// This package is the engine: a Frontier of unexpanded edges across every
+// program of a tree; Session, the one ask–tell loop (a policy's episode
+// chooses edges, whoever expands them tells the children back, within a
+// budget); Run, which drives a Session over an Env; and the two Envs,
+// Replay (reveal a recorded child) and Live (revise with a proposer, test
+// with an executor). A search stops at the first fix, the budget or an
+// empty frontier; the last two are results (Result.End), not errors.
+//
+// Below it, one job per package: sandbox executes programs against their
+// tests; proposer/mutate and proposer/openai propose and apply edits; tsapr
+// is the seed method (TSAPR) that learned search is compared against; eval
+// replays policies over corpora and scores them (eval/report renders the
+// scores); serve serves sessions over HTTP, with its wire types and Go
+// client in serve/api.
+//
+// Imports: corpus and policy (and model/priority, the type of the
+// distributions a trace records); never its subpackages.
 package search
 
 import (

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/policy"
-	"triage/report"
+	"triage/search/eval/report"
 	"triage/train"
 )
 

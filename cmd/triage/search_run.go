@@ -12,8 +12,8 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
-	"triage/report"
 	"triage/search"
+	"triage/search/eval/report"
 	"triage/search/proposer/mutate"
 	"triage/search/proposer/openai"
 	"triage/search/tsapr"

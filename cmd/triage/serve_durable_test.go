@@ -11,7 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"triage/search/serve"
+	"triage/search/serve/api"
 	"triage/search/serve/sessionlog"
 	"triage/search/serve/sessionlog/pgtest"
 )
@@ -22,7 +22,7 @@ import (
 func TestServeStoreResumes(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "sessions.db")
 	addr := freeAddr(t)
-	c := &serve.Client{BaseURL: "http://" + addr}
+	c := &api.Client{BaseURL: "http://" + addr}
 	run := func(body func()) {
 		t.Helper()
 		ctx, cancel := context.WithCancel(context.Background())
@@ -50,10 +50,10 @@ func TestServeStoreResumes(t *testing.T) {
 	}
 	ctx := context.Background()
 	var id string
-	var asked []serve.AskedEdge
+	var asked []api.AskedEdge
 	run(func() {
-		sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "learned",
-			Root: serve.Program{Program: "r", Edits: []serve.Edit{{Text: "a"}, {Text: "b"}}}})
+		sess, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: "learned",
+			Root: api.Program{Program: "r", Edits: []api.Edit{{Text: "a"}, {Text: "b"}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestServeStoreResumes(t *testing.T) {
 		if len(got.Outstanding) != 1 || got.Outstanding[0] != asked[0].Edge || got.Frontier != 1 {
 			t.Errorf("after a restart: outstanding %v frontier %d; asked %v", got.Outstanding, got.Frontier, asked)
 		}
-		if tr, err := c.Tell(ctx, id, asked[0].Edge, serve.Program{Program: "c", Tests: []serve.Test{{Name: "t", Passed: true}}}); err != nil || !tr.Solved {
+		if tr, err := c.Tell(ctx, id, asked[0].Edge, api.Program{Program: "c", Tests: []api.Test{{Name: "t", Passed: true}}}); err != nil || !tr.Solved {
 			t.Errorf("tell after a restart: %+v, %v", tr, err)
 		}
 	})

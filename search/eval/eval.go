@@ -9,6 +9,9 @@
 // numbers per replay, merged in the order the trees were read. Memory is
 // therefore bounded by the workers' window of trees, not by the corpus,
 // and the figures do not depend on the number of workers.
+//
+// Imports: the engine (search), corpus, policy and model/priority; its
+// subpackage report renders what it computes.
 package eval
 
 import (

@@ -53,4 +53,7 @@
 //
 // Layers that cannot work (not root, no cgroups, not x86-64) are skipped with
 // a slog warning; Pool.Protections lists what is in force.
+//
+// Imports: corpus only (and model/tokenizer, were it to count tokens); it
+// knows nothing of policies or search.
 package sandbox

@@ -12,6 +12,7 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
+	"triage/search/serve/api"
 	"triage/search/serve/sessionlog"
 )
 
@@ -30,7 +31,7 @@ import (
 type (
 	createRecord struct {
 		// Request is the normalized request, its root included.
-		Request CreateSessionRequest `json:"request"`
+		Request api.CreateSessionRequest `json:"request"`
 		// Scorer is the learned scorer's id (Options.ScorerID) of a
 		// learned session.
 		Scorer string `json:"scorer,omitempty"`
@@ -42,7 +43,7 @@ type (
 	}
 	tellRecord struct {
 		Edge  corpus.EdgeID `json:"edge"`
-		Child Program       `json:"child"`
+		Child api.Program   `json:"child"`
 	}
 	endRecord struct {
 		Why string `json:"why"`
@@ -105,7 +106,7 @@ func (s *Server) appendLocked(ctx context.Context, ss *session, kind sessionlog.
 }
 
 // createDurable records a new session before it is acknowledged.
-func (s *Server) createDurable(ctx context.Context, ss *session, req CreateSessionRequest) error {
+func (s *Server) createDurable(ctx context.Context, ss *session, req api.CreateSessionRequest) error {
 	rec := createRecord{Request: ss.req}
 	rec.Request.Root = req.Root
 	if ss.req.Policy == "learned" {
@@ -317,13 +318,13 @@ func (s *Server) applyLocked(ctx context.Context, ss *session, r sessionlog.Reco
 }
 
 // askDurable is ask, recorded before it is answered.
-func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string) (resp AskResponse, err error) {
+func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string) (resp api.AskResponse, err error) {
 	err = s.withSession(ctx, id, func(ss *session) error {
 		if ss.ended {
 			return errEnded
 		}
 		if reqID != "" && reqID == ss.lastAskID && ss.lastAskSeq == ss.seq {
-			resp = AskResponse{Edges: slices.Clone(ss.lastAskEdges), State: ss.stateLocked(),
+			resp = api.AskResponse{Edges: slices.Clone(ss.lastAskEdges), State: ss.stateLocked(),
 				Frontier: len(ss.core.Frontier()), Outstanding: ss.core.Outstanding()}
 			return nil
 		}
@@ -347,7 +348,7 @@ func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string)
 }
 
 // tellDurable is tell, recorded before it is answered.
-func (s *Server) tellDurable(ctx context.Context, id string, e corpus.EdgeID, child *Program) (resp TellResponse, err error) {
+func (s *Server) tellDurable(ctx context.Context, id string, e corpus.EdgeID, child *api.Program) (resp api.TellResponse, err error) {
 	err = s.withSession(ctx, id, func(ss *session) error {
 		if resp, err = ss.tellLocked(e, child); err != nil || resp.Repeated {
 			return err // a tell that fails changes nothing
@@ -358,7 +359,7 @@ func (s *Server) tellDurable(ctx context.Context, id string, e corpus.EdgeID, ch
 }
 
 // describeDurable is the session's state, caught up.
-func (s *Server) describeDurable(ctx context.Context, id string) (desc Session, err error) {
+func (s *Server) describeDurable(ctx context.Context, id string) (desc api.Session, err error) {
 	err = s.withSession(ctx, id, func(ss *session) error {
 		if ss.ended {
 			return errEnded
@@ -384,7 +385,7 @@ func (s *Server) snapshotDurable(ctx context.Context, id string) (ss *session, t
 // endDurable records the end of session id, drops its copy and exports
 // it (SessionsDir) as endSession does. A learned session of another
 // checkpoint is ended too, from its recorded choices.
-func (s *Server) endDurable(ctx context.Context, id, why string) (desc Session, err error) {
+func (s *Server) endDurable(ctx context.Context, id, why string) (desc api.Session, err error) {
 	var ended *session
 	err = s.withCopy(ctx, id, true, func(ss *session) error {
 		if ss.ended {
@@ -407,7 +408,7 @@ func (s *Server) endDurable(ctx context.Context, id, why string) (desc Session, 
 		return nil
 	})
 	if err != nil {
-		return Session{}, err
+		return api.Session{}, err
 	}
 	s.sessions.drop(ended)
 	s.countEnd(why)
@@ -460,11 +461,11 @@ func (p *scripted) Ask(_ context.Context, _ []corpus.EdgeID, _ int) ([]corpus.Ed
 }
 
 // storeHealth checks the store for /healthz.
-func (s *Server) storeHealth(ctx context.Context) *StoreHealth {
+func (s *Server) storeHealth(ctx context.Context) *api.StoreHealth {
 	if !s.durable() {
 		return nil
 	}
-	h := &StoreHealth{Store: s.opts.Store.Describe(), Shared: s.opts.Store.Shared(), OK: true}
+	h := &api.StoreHealth{Store: s.opts.Store.Describe(), Shared: s.opts.Store.Shared(), OK: true}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	start := time.Now()

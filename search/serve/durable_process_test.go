@@ -18,6 +18,7 @@ import (
 
 	"triage/corpus"
 	"triage/search/serve"
+	"triage/search/serve/api"
 	"triage/search/serve/sessionlog"
 	"triage/search/serve/sessionlog/pgtest"
 )
@@ -188,7 +189,7 @@ func TestServeKill9(t *testing.T) {
 		}
 	}()
 	rt := &resending{deadline: time.Now().Add(5 * time.Minute)}
-	got := driveAll(t, &serve.Client{BaseURL: "http://" + addr, HTTP: &http.Client{Transport: rt}}, trees, cases)
+	got := driveAll(t, &api.Client{BaseURL: "http://" + addr, HTTP: &http.Client{Transport: rt}}, trees, cases)
 	close(stop)
 	<-killerDone
 	if restartErr != nil {
@@ -224,7 +225,7 @@ func TestServeReplicas(t *testing.T) {
 		hosts = append(hosts, addr)
 	}
 	rt := &resending{deadline: time.Now().Add(5 * time.Minute), hosts: hosts}
-	got := driveAll(t, &serve.Client{BaseURL: "http://" + hosts[0], HTTP: &http.Client{Transport: rt}}, trees, cases)
+	got := driveAll(t, &api.Client{BaseURL: "http://" + hosts[0], HTTP: &http.Client{Transport: rt}}, trees, cases)
 	compareAll(t, trees, cases, got, want)
 	if rt.n.Load() < 10 {
 		t.Fatalf("only %d requests", rt.n.Load())
@@ -232,7 +233,7 @@ func TestServeReplicas(t *testing.T) {
 }
 
 // driveAll drives every case over every tree through c.
-func driveAll(t *testing.T, c *serve.Client, trees []*corpus.Tree, cases []parityCase) map[string]outcome {
+func driveAll(t *testing.T, c *api.Client, trees []*corpus.Tree, cases []parityCase) map[string]outcome {
 	t.Helper()
 	out := map[string]outcome{}
 	for _, tr := range trees {

@@ -20,6 +20,7 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/search/serve"
+	"triage/search/serve/api"
 	"triage/search/serve/sessionlog"
 	"triage/search/serve/sessionlog/pgtest"
 )
@@ -72,7 +73,7 @@ func uninterrupted(t *testing.T, trees []*corpus.Tree, cases []parityCase) map[s
 	}
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	return driveAll(t, &serve.Client{BaseURL: hs.URL}, trees, cases)
+	return driveAll(t, &api.Client{BaseURL: hs.URL}, trees, cases)
 }
 
 func key(tr *corpus.Tree, cs parityCase) string {
@@ -85,7 +86,7 @@ func checkSame(t *testing.T, sw *switcher, trees []*corpus.Tree, cases []parityC
 	t.Helper()
 	hs := httptest.NewServer(sw)
 	defer hs.Close()
-	compareAll(t, trees, cases, driveAll(t, &serve.Client{BaseURL: hs.URL}, trees, cases), want)
+	compareAll(t, trees, cases, driveAll(t, &api.Client{BaseURL: hs.URL}, trees, cases), want)
 }
 
 // TestDurableRestarts drives sessions of every policy over the recorded
@@ -168,11 +169,11 @@ func TestDurableReplicas(t *testing.T) {
 	hs0, hs1 := httptest.NewServer(servers[0].Handler()), httptest.NewServer(servers[1].Handler())
 	defer hs0.Close()
 	defer hs1.Close()
-	clients := []*serve.Client{{BaseURL: hs0.URL}, {BaseURL: hs1.URL}}
+	clients := []*api.Client{{BaseURL: hs0.URL}, {BaseURL: hs1.URL}}
 	ctx := context.Background()
-	root := serve.Program{Program: "root", Tests: []serve.Test{{Name: "t", Passed: false}},
-		Edits: []serve.Edit{{Text: "a"}, {Text: "b"}, {Text: "c"}}}
-	sess, err := clients[0].CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", K: 3, MaxDepth: 3, Budget: 40, Root: root})
+	root := api.Program{Program: "root", Tests: []api.Test{{Name: "t", Passed: false}},
+		Edits: []api.Edit{{Text: "a"}, {Text: "b"}, {Text: "c"}}}
+	sess, err := clients[0].CreateSession(ctx, api.CreateSessionRequest{Policy: "bfs", K: 3, MaxDepth: 3, Budget: 40, Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestDurableReplicas(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			child := serve.Program{Program: "child", Tests: []serve.Test{{Name: "t"}}, Edits: []serve.Edit{{Text: "x"}}}
+			child := api.Program{Program: "child", Tests: []api.Test{{Name: "t"}}, Edits: []api.Edit{{Text: "x"}}}
 			if _, err := clients[i%2].Tell(ctx, sess.ID, e.Edge, child); err != nil {
 				t.Errorf("tell %d: %v", e.Edge, err)
 			}
@@ -221,7 +222,7 @@ func boltStore(t *testing.T) sessionlog.Store {
 }
 
 func isStatus(err error, code int) bool {
-	var se *serve.StatusError
+	var se *api.StatusError
 	return errors.As(err, &se) && se.Code == code
 }
 
@@ -266,12 +267,12 @@ func TestDurableStoreDown(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	c := &serve.Client{BaseURL: hs.URL}
+	c := &api.Client{BaseURL: hs.URL}
 	ctx := context.Background()
 	tr := parityTrees()[0]
 	recorded := func(e corpus.EdgeID) bool { return tr.Edges[e].Child != corpus.NoNode }
-	sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "dfs", MaxDepth: tr.D, K: tr.K,
-		Root: serve.ProgramOf(tr, tr.Root(), recorded)})
+	sess, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: "dfs", MaxDepth: tr.D, K: tr.K,
+		Root: api.ProgramOf(tr, tr.Root(), recorded)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,14 +281,14 @@ func TestDurableStoreDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl.down.Store(true)
-	child := serve.ProgramOf(tr, tr.Node(tr.Edges[a.Edges[0].Edge].Child), recorded)
+	child := api.ProgramOf(tr, tr.Node(tr.Edges[a.Edges[0].Edge].Child), recorded)
 	if _, err := c.Tell(ctx, sess.ID, a.Edges[0].Edge, child); !isStatus(err, http.StatusServiceUnavailable) || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("tell while the store is down: %v", err)
 	}
 	if _, err := c.Ask(ctx, sess.ID, 1); !isStatus(err, http.StatusServiceUnavailable) {
 		t.Errorf("ask while the store is down: %v", err)
 	}
-	if _, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", Root: serve.Program{Program: "x"}}); !isStatus(err, http.StatusServiceUnavailable) {
+	if _, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: "bfs", Root: api.Program{Program: "x"}}); !isStatus(err, http.StatusServiceUnavailable) {
 		t.Errorf("create while the store is down: %v", err)
 	}
 	resp, err := http.Get(hs.URL + "/healthz")
@@ -309,7 +310,7 @@ func TestDurableStoreDown(t *testing.T) {
 	if tr, err := c.Tell(ctx, sess.ID, a.Edges[0].Edge, child); err != nil || tr.Expansions != 1 {
 		t.Fatalf("tell after the outage: %+v, %v", tr, err)
 	}
-	var h serve.Health
+	var h api.Health
 	if err := getJSON(hs.URL+"/healthz", &h); err != nil || h.Store == nil || !h.Store.OK || !strings.HasPrefix(h.Store.Store, "bbolt ") {
 		t.Errorf("/healthz after the outage: %+v %+v, %v", h, h.Store, err)
 	}
@@ -370,12 +371,12 @@ func TestDurableLearnedStaysOnItsScorer(t *testing.T) {
 		t.Cleanup(hs.Close)
 		return hs
 	}
-	old, newer := &serve.Client{BaseURL: mk("sha256:old").URL}, &serve.Client{BaseURL: mk("sha256:new").URL}
+	old, newer := &api.Client{BaseURL: mk("sha256:old").URL}, &api.Client{BaseURL: mk("sha256:new").URL}
 	ctx := context.Background()
 	tr := parityTrees()[0]
 	recorded := func(e corpus.EdgeID) bool { return tr.Edges[e].Child != corpus.NoNode }
-	sess, err := old.CreateSession(ctx, serve.CreateSessionRequest{Policy: "learned", MaxDepth: tr.D, K: tr.K,
-		Root: serve.ProgramOf(tr, tr.Root(), recorded)})
+	sess, err := old.CreateSession(ctx, api.CreateSessionRequest{Policy: "learned", MaxDepth: tr.D, K: tr.K,
+		Root: api.ProgramOf(tr, tr.Root(), recorded)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,8 +418,8 @@ func TestDurableExpiry(t *testing.T) {
 	}
 	hs := httptest.NewServer(first.Handler())
 	defer hs.Close()
-	c := &serve.Client{BaseURL: hs.URL}
-	sess, err := c.CreateSession(context.Background(), serve.CreateSessionRequest{Policy: "bfs", Root: serve.Program{Program: "x", Edits: []serve.Edit{{Text: "a"}}}})
+	c := &api.Client{BaseURL: hs.URL}
+	sess, err := c.CreateSession(context.Background(), api.CreateSessionRequest{Policy: "bfs", Root: api.Program{Program: "x", Edits: []api.Edit{{Text: "a"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,10 +464,10 @@ func TestDurableAskResent(t *testing.T) {
 		defer hs.Close()
 		hss = append(hss, hs)
 	}
-	c := &serve.Client{BaseURL: hss[0].URL}
+	c := &api.Client{BaseURL: hss[0].URL}
 	ctx := context.Background()
-	root := serve.Program{Program: "r", Edits: []serve.Edit{{Text: "a"}, {Text: "b"}, {Text: "c"}}}
-	sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", K: 3, Root: root})
+	root := api.Program{Program: "r", Edits: []api.Edit{{Text: "a"}, {Text: "b"}, {Text: "c"}}}
+	sess, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: "bfs", K: 3, Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +478,7 @@ func TestDurableAskResent(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var a serve.AskResponse
+		var a api.AskResponse
 		if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("ask: %d %v", resp.StatusCode, err)
 		}
@@ -556,19 +557,19 @@ func BenchmarkDurableAskTell(b *testing.B) {
 			}
 			hs := httptest.NewServer(srv.Handler())
 			defer hs.Close()
-			c := &serve.Client{BaseURL: hs.URL}
+			c := &api.Client{BaseURL: hs.URL}
 			ctx := context.Background()
-			edits := []serve.Edit{{Text: "a"}, {Text: "b"}}
+			edits := []api.Edit{{Text: "a"}, {Text: "b"}}
 			newSession := func() string {
-				s, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", K: 2, MaxDepth: 8, Budget: 200,
-					Root: serve.Program{Program: "r", Edits: edits}})
+				s, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: "bfs", K: 2, MaxDepth: 8, Budget: 200,
+					Root: api.Program{Program: "r", Edits: edits}})
 				if err != nil {
 					b.Fatal(err)
 				}
 				return s.ID
 			}
 			id := newSession()
-			child := serve.Program{Program: "c", Tests: []serve.Test{{Name: "t"}}, Edits: edits}
+			child := api.Program{Program: "c", Tests: []api.Test{{Name: "t"}}, Edits: edits}
 			b.ResetTimer()
 			for b.Loop() {
 				a, err := c.Ask(ctx, id, 1)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"triage/search/serve/api"
 
 	"triage/policy"
 )
@@ -19,7 +20,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {
-	writeJSON(w, code, Error{Error: msg})
+	writeJSON(w, code, api.Error{Error: msg})
 }
 
 // fail answers err: its own status for a statusError, 413 for a body over
@@ -95,7 +96,7 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	h := Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len(), Store: s.storeHealth(r.Context())}
+	h := api.Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len(), Store: s.storeHealth(r.Context())}
 	if !h.Learned {
 		h.LearnedError = s.opts.ScorerError
 	}
@@ -125,7 +126,7 @@ func (s *Server) noScorer() error {
 }
 
 func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {
-	var req PrioritiesRequest
+	var req api.PrioritiesRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -153,7 +154,7 @@ func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("scorer returned %d distributions for %d edges", len(dists), len(req.Edges)))
 		return
 	}
-	resp := PrioritiesResponse{Priorities: make([]Priority, len(dists))}
+	resp := api.PrioritiesResponse{Priorities: make([]api.Priority, len(dists))}
 	for i, d := range dists {
 		e := &req.Edges[i]
 		if err := d.Validate(); err != nil {
@@ -169,14 +170,14 @@ func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, fmt.Errorf("scorer: edge %d: %w", i, err))
 			return
 		}
-		resp.Priorities[i] = Priority{Dist: d, S: sc}
+		resp.Priorities[i] = api.Priority{Dist: d, S: sc}
 	}
 	s.metrics.add(&s.metrics.priorityEdges, uint64(len(dists)))
 	writeJSON(w, http.StatusOK, resp)
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	var req CreateSessionRequest
+	var req api.CreateSessionRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -276,7 +277,7 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var req AskRequest
+	var req api.AskRequest
 	if err := decodeBody(r, &req, true); err != nil {
 		s.fail(w, r, err)
 		return
@@ -292,7 +293,7 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errorf(http.StatusBadRequest, "request_id of %d bytes, at most 128", len(req.RequestID)))
 		return
 	}
-	var resp AskResponse
+	var resp api.AskResponse
 	var err error
 	if s.durable() {
 		resp, err = s.askDurable(r.Context(), r.PathValue("id"), req.N, req.RequestID)
@@ -313,12 +314,12 @@ func (s *Server) handleTell(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var req TellRequest
+	var req api.TellRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var resp TellResponse
+	var resp api.TellResponse
 	var err error
 	if s.durable() {
 		resp, err = s.tellDurable(r.Context(), r.PathValue("id"), req.Edge, &req.Child)

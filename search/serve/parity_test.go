@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"triage/search/serve/api"
 
 	"triage/corpus"
 	"triage/policy"
@@ -45,7 +46,7 @@ func TestSessionMatchesReplay(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	c := &serve.Client{BaseURL: hs.URL}
+	c := &api.Client{BaseURL: hs.URL}
 	trees := parityTrees()
 	exact := map[string]bool{}
 	for _, n := range numberingFree {
@@ -102,21 +103,21 @@ func ExampleClient() {
 	srv, _ := serve.New(serve.Options{})
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	c := &serve.Client{BaseURL: hs.URL}
+	c := &api.Client{BaseURL: hs.URL}
 	ctx := context.Background()
 	passed := 0.5
-	s, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", Budget: 10, Root: serve.Program{
+	s, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: "bfs", Budget: 10, Root: api.Program{
 		Program: "def f(n):\n    return n\n", PassRate: &passed,
-		Tests: []serve.Test{{Name: "test_one", Passed: true}, {Name: "test_two", Passed: false}},
-		Edits: []serve.Edit{{Text: "return n + 1"}, {Text: "return 2 * n"}}}})
+		Tests: []api.Test{{Name: "test_one", Passed: true}, {Name: "test_two", Passed: false}},
+		Edits: []api.Edit{{Text: "return n + 1"}, {Text: "return 2 * n"}}}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	a, _ := c.Ask(ctx, s.ID, 1)
 	fmt.Println("expand edge", a.Edges[0].Edge, "of node", a.Edges[0].Parent, ":", a.Edges[0].Edit.Text)
-	r, _ := c.Tell(ctx, s.ID, a.Edges[0].Edge, serve.Program{Program: "def f(n):\n    return n + 1\n",
-		Tests: []serve.Test{{Name: "test_one", Passed: true}, {Name: "test_two", Passed: true}}})
+	r, _ := c.Tell(ctx, s.ID, a.Edges[0].Edge, api.Program{Program: "def f(n):\n    return n + 1\n",
+		Tests: []api.Test{{Name: "test_one", Passed: true}, {Name: "test_two", Passed: true}}})
 	fmt.Println("solved:", r.Solved, "state:", r.State, "expansions:", r.Expansions)
 	// Output:
 	// expand edge 0 of node 0 : return n + 1
@@ -264,11 +265,11 @@ func directSession(ctx context.Context, t *corpus.Tree, p policy.Policy, seed ui
 // order, until a fix or an empty answer. Edits without a recorded child
 // are not sent (a replay cannot expand them). The session is deleted at
 // the end. scripts/serve/triage_client.py's replay does the same.
-func driveSession(ctx context.Context, c *serve.Client, t *corpus.Tree, cs parityCase) (outcome, error) {
+func driveSession(ctx context.Context, c *api.Client, t *corpus.Tree, cs parityCase) (outcome, error) {
 	recorded := func(e corpus.EdgeID) bool { return t.Edges[e].Child != corpus.NoNode }
 	root := t.Root()
-	sess, err := c.CreateSession(ctx, serve.CreateSessionRequest{Policy: cs.Policy, Params: cs.Params, Seed: cs.Seed,
-		MaxDepth: t.D, K: t.K, TaskID: t.TaskID, Root: serve.ProgramOf(t, root, recorded)})
+	sess, err := c.CreateSession(ctx, api.CreateSessionRequest{Policy: cs.Policy, Params: cs.Params, Seed: cs.Seed,
+		MaxDepth: t.D, K: t.K, TaskID: t.TaskID, Root: api.ProgramOf(t, root, recorded)})
 	if err != nil {
 		return outcome{}, err
 	}
@@ -309,7 +310,7 @@ func driveSession(ctx context.Context, c *serve.Client, t *corpus.Tree, cs parit
 				return out, fmt.Errorf("asked edge %d was never numbered", ae.Edge)
 			}
 			child := t.Node(t.Edges[re].Child)
-			tr, err := c.Tell(ctx, sess.ID, ae.Edge, serve.ProgramOf(t, child, recorded))
+			tr, err := c.Tell(ctx, sess.ID, ae.Edge, api.ProgramOf(t, child, recorded))
 			if err != nil {
 				return out, err
 			}

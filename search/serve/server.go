@@ -7,6 +7,9 @@
 // policy.Batcher over the model, so that concurrent requests share one
 // model execution) or none, in which case the baselines still work and the
 // learned policy and /v1/priorities answer 501.
+//
+// Imports: the engine (search) for its sessions, search/serve/api for the
+// wire, corpus, policy and model/priority.
 package serve
 
 import (

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"triage/search/serve/api"
 
 	"triage/corpus"
 	"triage/policy"
@@ -40,7 +41,7 @@ const (
 type session struct {
 	mu       sync.Mutex
 	id       string
-	req      CreateSessionRequest // as normalized by newSession
+	req      api.CreateSessionRequest // as normalized by newSession
 	pol      policy.Policy
 	tree     *corpus.Tree
 	core     *search.Session
@@ -58,14 +59,14 @@ type session struct {
 	// and edges, answered again to a resent ask.
 	lastAskID    string
 	lastAskSeq   int64
-	lastAskEdges []AskedEdge
+	lastAskEdges []api.AskedEdge
 
 	lastUsed atomic.Int64 // unix nanoseconds
 }
 
 // newSession validates req and starts the search over its root. learned
 // builds the learned policy (nil when the server has no scorer).
-func newSession(id string, req CreateSessionRequest, maxBudget int, learned func() (policy.Policy, error)) (*session, error) {
+func newSession(id string, req api.CreateSessionRequest, maxBudget int, learned func() (policy.Policy, error)) (*session, error) {
 	if req.Budget < 0 {
 		return nil, errorf(http.StatusBadRequest, "budget %d is negative", req.Budget)
 	}
@@ -117,7 +118,7 @@ func newSession(id string, req CreateSessionRequest, maxBudget int, learned func
 	}
 	root.ID, root.Parent, root.ViaEdge = 0, corpus.NoNode, -1
 	s := &session{id: id, req: req, pol: pol}
-	s.req.Root = Program{} // the tree holds it
+	s.req.Root = api.Program{} // the tree holds it
 	s.tree = &corpus.Tree{ID: req.TreeID, TaskID: req.TaskID, Split: req.Split, K: req.K, D: req.MaxDepth,
 		Proposer: req.Proposer, Model: req.Model, Nodes: []corpus.Node{root}}
 	s.addEdges(0, edits)
@@ -155,7 +156,7 @@ func buildPolicy(name string, params policy.Params, budget int, learned func() (
 }
 
 // toNode validates a wire program at depth and converts it.
-func toNode(p *Program, where string, depth, maxDepth, k int) (corpus.Node, []Edit, error) {
+func toNode(p *api.Program, where string, depth, maxDepth, k int) (corpus.Node, []api.Edit, error) {
 	bad := func(format string, args ...any) error {
 		return errorf(http.StatusBadRequest, where+": "+format, args...)
 	}
@@ -225,7 +226,7 @@ func unit(x float64) bool { return !math.IsNaN(x) && x >= 0 && x <= 1 }
 func finiteNonNeg(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 }
 
 // addEdges appends the edits of node v to the tree.
-func (s *session) addEdges(v corpus.NodeID, edits []Edit) []corpus.EdgeID {
+func (s *session) addEdges(v corpus.NodeID, edits []api.Edit) []corpus.EdgeID {
 	ids := make([]corpus.EdgeID, 0, len(edits))
 	for i, ed := range edits {
 		e := corpus.EdgeID(len(s.tree.Edges))
@@ -243,56 +244,56 @@ func (s *session) stateLocked() string { return string(s.core.State()) }
 var errEnded = errorf(http.StatusNotFound, "session ended")
 
 // ask chooses up to n edges of the frontier with the policy.
-func (s *session) ask(ctx context.Context, n int) (AskResponse, error) {
+func (s *session) ask(ctx context.Context, n int) (api.AskResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.askLocked(ctx, n)
 }
 
-func (s *session) askLocked(ctx context.Context, n int) (AskResponse, error) {
+func (s *session) askLocked(ctx context.Context, n int) (api.AskResponse, error) {
 	if s.ended {
-		return AskResponse{}, errEnded
+		return api.AskResponse{}, errEnded
 	}
-	resp := AskResponse{Edges: []AskedEdge{}}
+	resp := api.AskResponse{Edges: []api.AskedEdge{}}
 	chosen, err := s.core.Ask(ctx, n)
 	if err != nil {
 		if ctx.Err() != nil {
-			return AskResponse{}, ctx.Err()
+			return api.AskResponse{}, ctx.Err()
 		}
-		return AskResponse{}, err
+		return api.AskResponse{}, err
 	}
 	for _, e := range chosen {
 		edge := &s.tree.Edges[e]
-		resp.Edges = append(resp.Edges, AskedEdge{Edge: e, Parent: edge.Parent, Index: edge.Index,
-			Depth: s.tree.Nodes[edge.Parent].Depth, Edit: Edit{Text: edge.Edit.Text, Payload: edge.Edit.Payload}})
+		resp.Edges = append(resp.Edges, api.AskedEdge{Edge: e, Parent: edge.Parent, Index: edge.Index,
+			Depth: s.tree.Nodes[edge.Parent].Depth, Edit: api.Edit{Text: edge.Edit.Text, Payload: edge.Edit.Payload}})
 	}
 	resp.State, resp.Frontier, resp.Outstanding = s.stateLocked(), len(s.core.Frontier()), s.core.Outstanding()
 	return resp, nil
 }
 
 // tell records that edge e was expanded into child.
-func (s *session) tell(e corpus.EdgeID, child *Program) (TellResponse, error) {
+func (s *session) tell(e corpus.EdgeID, child *api.Program) (api.TellResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tellLocked(e, child)
 }
 
-func (s *session) tellLocked(e corpus.EdgeID, child *Program) (TellResponse, error) {
+func (s *session) tellLocked(e corpus.EdgeID, child *api.Program) (api.TellResponse, error) {
 	if s.ended {
-		return TellResponse{}, errEnded
+		return api.TellResponse{}, errEnded
 	}
 	switch s.core.Edge(e) {
 	case search.EdgeWaiting:
-		return TellResponse{}, errorf(http.StatusConflict, "edge %d was never asked in this session", e)
+		return api.TellResponse{}, errorf(http.StatusConflict, "edge %d was never asked in this session", e)
 	case search.EdgeTold:
 		c := &s.tree.Nodes[s.tree.Edges[e].Child]
-		return TellResponse{Node: c.ID, Edges: append([]corpus.EdgeID{}, c.Edges...), Solved: c.Solved(), Repeated: true,
+		return api.TellResponse{Node: c.ID, Edges: append([]corpus.EdgeID{}, c.Edges...), Solved: c.Solved(), Repeated: true,
 			State: s.stateLocked(), Expansions: s.core.Expansions(), Tokens: s.core.Tokens()}, nil
 	}
 	par := s.tree.Edges[e].Parent
 	node, edits, err := toNode(child, "child", s.tree.Nodes[par].Depth+1, s.req.MaxDepth, s.req.K)
 	if err != nil {
-		return TellResponse{}, err
+		return api.TellResponse{}, err
 	}
 	id := corpus.NodeID(len(s.tree.Nodes))
 	node.ID, node.Parent, node.ViaEdge = id, par, e
@@ -307,7 +308,7 @@ func (s *session) tellLocked(e corpus.EdgeID, child *Program) (TellResponse, err
 		s.tree.Edges = s.tree.Edges[:nEdges]
 		s.tree.Nodes = s.tree.Nodes[:id]
 		s.tree.Edges[e].Child = corpus.NoNode
-		return TellResponse{}, err
+		return api.TellResponse{}, err
 	}
 	s.tokensAt = append(s.tokensAt, s.core.Tokens())
 	s.expAt = append(s.expAt, s.core.Expansions())
@@ -315,18 +316,18 @@ func (s *session) tellLocked(e corpus.EdgeID, child *Program) (TellResponse, err
 	if s.core.Fix() == corpus.NoNode && c.Exec.PassRate > s.tree.Nodes[s.best].Exec.PassRate {
 		s.best = id
 	}
-	return TellResponse{Node: id, Edges: ids, Solved: c.Solved(), State: s.stateLocked(), Expansions: s.core.Expansions(), Tokens: s.core.Tokens()}, nil
+	return api.TellResponse{Node: id, Edges: ids, Solved: c.Solved(), State: s.stateLocked(), Expansions: s.core.Expansions(), Tokens: s.core.Tokens()}, nil
 }
 
 // describe returns the session's public state.
-func (s *session) describe(idle time.Duration, now time.Time) Session {
+func (s *session) describe(idle time.Duration, now time.Time) api.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.describeLocked(idle, now)
 }
 
-func (s *session) describeLocked(idle time.Duration, now time.Time) Session {
-	out := Session{ID: s.id, Policy: s.pol.Name(), Params: s.req.Params, Seed: s.req.Seed, Budget: s.req.Budget,
+func (s *session) describeLocked(idle time.Duration, now time.Time) api.Session {
+	out := api.Session{ID: s.id, Policy: s.pol.Name(), Params: s.req.Params, Seed: s.req.Seed, Budget: s.req.Budget,
 		MaxDepth: s.req.MaxDepth, K: s.req.K, TaskID: s.req.TaskID, TreeID: s.req.TreeID, State: s.stateLocked(),
 		Expansions: s.core.Expansions(), Tokens: s.core.Tokens(), Frontier: len(s.core.Frontier()), Outstanding: []corpus.EdgeID{},
 		RootEdges: append([]corpus.EdgeID{}, s.tree.Nodes[0].Edges...)}
@@ -340,7 +341,7 @@ func (s *session) describeLocked(idle time.Duration, now time.Time) Session {
 		b = fix
 	}
 	n := &s.tree.Nodes[b]
-	out.Best = Best{Node: b, Edge: n.ViaEdge, Depth: n.Depth, PassRate: n.Exec.PassRate, Solved: n.Solved(),
+	out.Best = api.Best{Node: b, Edge: n.ViaEdge, Depth: n.Depth, PassRate: n.Exec.PassRate, Solved: n.Solved(),
 		Program: n.Program, Expansion: s.expAt[b], Tokens: s.tokensAt[b]}
 	left := idle - now.Sub(time.Unix(0, s.lastUsed.Load()))
 	out.IdleExpiresInS = max(left, 0).Round(time.Millisecond).Seconds()

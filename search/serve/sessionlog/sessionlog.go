@@ -13,6 +13,8 @@
 // Two stores implement Store: an embedded bbolt file (Open with a path; one
 // process at a time, fsynced before Append returns) and PostgreSQL (Open
 // with a postgres:// URL; any number of processes).
+//
+// Imports: nothing of triage (records are the caller's JSON).
 package sessionlog
 
 import (

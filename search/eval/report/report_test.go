@@ -161,7 +161,7 @@ func TestHTMLInChromium(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("chromium not installed (apt-get install -y chromium)")
 	}
-	script, err := filepath.Abs("../scripts/report/check.sh")
+	script, err := filepath.Abs("../../../scripts/report/check.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
