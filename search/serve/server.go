@@ -9,7 +9,8 @@
 // learned policy and /v1/priorities answer 501.
 //
 // Imports: the engine (search) for its sessions, search/serve/api for the
-// wire, corpus, policy and model/priority.
+// wire, search/serve/sessionlog for durable sessions (durable.go), corpus,
+// policy and model/priority.
 package serve
 
 import (

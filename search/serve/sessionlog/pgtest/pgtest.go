@@ -3,6 +3,8 @@
 // a temporary folder, listening only on a unix socket in that folder.
 // PostgreSQL refuses to run as root, so as root the server runs as the
 // postgres user. Tests skip with the reason where this cannot be done.
+//
+// Imports: nothing of triage.
 package pgtest
 
 import (
