@@ -10,7 +10,7 @@ CKPT_CORPUS ?= out/full
 export GOMLX_BACKEND ?= go:ops_sequential
 export GOMLX_NO_AUTO_INSTALL := 1
 
-.PHONY: all build demo test checkpoint prereqs check-go check-python check-node check-chromium bench generate clean
+.PHONY: all build demo test checkpoint prereqs check-go check-python check-node check-chromium check-postgres bench generate clean
 
 all: build
 
@@ -23,7 +23,7 @@ build: check-go
 
 # prereqs installs what can be installed (as root, through apt) and explains
 # the rest.
-prereqs: check-go check-python check-node check-chromium
+prereqs: check-go check-python check-node check-chromium check-postgres
 
 check-go:
 	@command -v $(GO) >/dev/null || { echo "Go >= 1.26 is required: https://go.dev/doc/install" >&2; exit 1; }
@@ -55,6 +55,14 @@ check-chromium:
 	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null || echo "could not install chromium; the report render test will skip" >&2; \
 	   else echo "chromium not found: the report render test will skip" >&2; fi; }
+
+# PostgreSQL backs the session store's replica tests (each test starts its
+# own server as the postgres user); they skip with a reason without it.
+check-postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/dev/null || echo "could not install postgresql; the PostgreSQL store tests will skip" >&2; \
+	   else echo "PostgreSQL (Debian's postgresql package) not found: the PostgreSQL store tests will skip" >&2; fi; }
 
 demo: prereqs build
 	./scripts/demo.sh $(BIN) $(OUT)

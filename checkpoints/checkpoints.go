@@ -2,6 +2,8 @@
 // priority model (--arch small) trained by `make checkpoint` on the bundled
 // corpus's train split with a fixed seed. Commands use it whenever
 // --checkpoint is omitted.
+//
+// Imports: nothing of triage.
 package checkpoints
 
 import (

@@ -6,6 +6,8 @@
 //
 // Exported functions return errors; graph-building helpers panic, like all of
 // GoMLX, and are only called where a graph is built inside a recovering Exec.
+//
+// Imports: only its own subpackages, model/priority and model/tokenizer.
 package model
 
 import (

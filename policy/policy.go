@@ -10,6 +10,8 @@
 // Ask to choose edges from the frontier and Tell to report each expansion.
 // Episodes work on a growing tree: a live search appends nodes and edges to
 // the same *corpus.Tree, and the episode extends its slices on demand.
+//
+// Imports: corpus and model/priority only.
 package policy
 
 import (

@@ -2,7 +2,6 @@ package search_test
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"testing"
 
@@ -77,8 +76,8 @@ func TestLiveReproducesCorpusTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, gerr := search.Run(ctx, live, mustPolicy(t, name), search.Config{})
-			if !errors.Is(gerr, werr) && !(gerr == nil && werr == nil) {
-				t.Fatalf("%s %s: live ended with %v, replay with %v", id, name, gerr, werr)
+			if gerr != nil || werr != nil || got.End != want.End {
+				t.Fatalf("%s %s: live ended %q (%v), replay %q (%v)", id, name, got.End, gerr, want.End, werr)
 			}
 			lt := live.Tree()
 			if lt.ID != tree.ID {

@@ -1,27 +1,31 @@
-// Package search runs repair search: a frontier of unexpanded edges across
-// every program of a tree, a policy.Episode that chooses the next edge (or
-// batch of edges), and an Env that serves each expansion, either by
-// revealing a recorded child (Replay) or by calling a proposer and an
-// executor (Live). The loop stops at the first fix or at the budget and
-// records the expansion order, the cost and the output tokens.
+// Package search runs repair searches, live or replayed, local or served.
+//
+// This package is the engine: a Frontier of unexpanded edges across every
+// program of a tree; Session, the one ask–tell loop (a policy's episode
+// chooses edges, whoever expands them tells the children back, within a
+// budget); Run, which drives a Session over an Env; and the two Envs,
+// Replay (reveal a recorded child) and Live (revise with a proposer, test
+// with an executor). A search stops at the first fix, the budget or an
+// empty frontier; the last two are results (Result.End), not errors.
+//
+// Below it, one job per package: sandbox executes programs against their
+// tests; proposer/mutate and proposer/openai propose and apply edits; tsapr
+// is the seed method (TSAPR) that learned search is compared against; eval
+// replays policies over corpora and scores them (eval/report renders the
+// scores); serve serves sessions over HTTP, with its wire types and Go
+// client in serve/api.
+//
+// Imports: corpus and policy (and model/priority, the type of the
+// distributions a trace records); never its subpackages.
 package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"triage/corpus"
 	"triage/model/priority"
 	"triage/policy"
-)
-
-// Sentinel ends of a search that found no fix; callers use errors.Is.
-var (
-	// ErrBudgetExhausted: the budget of expansions was spent without a fix.
-	ErrBudgetExhausted = errors.New("search: budget exhausted")
-	// ErrFrontierEmpty: no edge was left to expand and no fix was found.
-	ErrFrontierEmpty = errors.New("search: frontier empty")
 )
 
 // Env serves expansions of one tree.
@@ -63,6 +67,9 @@ type Result struct {
 	Children []corpus.NodeID `json:"children"`
 	// Solved reports a fix; Fix is the first solved node (NoNode if none)
 	// and Expansions the number of expansions through it (or in all).
+	// End says why the search ended: Solved, BudgetExhausted or
+	// FrontierEmpty.
+	End        State         `json:"-"`
 	Solved     bool          `json:"solved"`
 	Fix        corpus.NodeID `json:"fix"`
 	Expansions int           `json:"expansions"`
@@ -122,96 +129,92 @@ func (f *Frontier) Remove(e corpus.EdgeID) bool {
 }
 
 // Run searches env's tree with policy p until the first fix, the budget or
-// an empty frontier. It returns the result and nil on a fix,
-// ErrBudgetExhausted or ErrFrontierEmpty without one (the result is filled
-// in every case), or another error when the policy or the environment fails.
+// an empty frontier: it drives a Session, expanding each asked edge with
+// env. A search that ends without a fix is a result (Result.End says why),
+// not an error; the error is for a failing policy or environment, or a
+// cancelled ctx (the result holds what was searched in every case).
 func Run(ctx context.Context, env Env, p policy.Policy, cfg Config) (Result, error) {
 	t := env.Tree()
-	if t == nil || len(t.Nodes) == 0 {
-		return Result{}, errors.New("search: tree has no root")
+	sess, err := NewSession(t, p, SessionConfig{Budget: cfg.Budget, Seed: cfg.Seed, Expandable: env.Expandable})
+	if err != nil {
+		return Result{}, err
 	}
 	batch := max(cfg.Batch, 1)
 	res := Result{Policy: p.Name(), TreeID: t.ID, TaskID: t.TaskID, Seed: cfg.Seed, Fix: corpus.NoNode}
-	root := t.Root()
-	res.Tokens = root.ProposeTokens
-	if root.Solved() {
-		res.Solved, res.Fix = true, root.ID
-		return res, nil
-	}
-	ep := p.Start(t, cfg.Seed)
-	ranker, _ := ep.(policy.Ranker)
-	dists, _ := ep.(policy.DistReporter)
-	var fr Frontier
-	for _, e := range root.Edges {
-		if env.Expandable(e) {
-			fr.Add(e)
-		}
-	}
+	tr := tracer{on: cfg.Trace, ep: sess.Episode()}
 	for {
+		res.Tokens, res.Fix, res.End = sess.Tokens(), sess.Fix(), sess.State()
+		res.Solved = res.End == Solved
+		if res.End != Running {
+			return res, nil
+		}
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("search %s: %w", t.ID, err)
 		}
-		if len(fr.edges) == 0 {
-			return res, ErrFrontierEmpty
-		}
-		if cfg.Budget > 0 && res.Expansions >= cfg.Budget {
-			return res, ErrBudgetExhausted
-		}
-		n := batch
-		if cfg.Budget > 0 {
-			n = min(n, cfg.Budget-res.Expansions)
-		}
-		chosen, err := ep.Ask(ctx, fr.edges, n)
+		tr.before(sess.Frontier())
+		chosen, err := sess.Ask(ctx, batch)
 		if err != nil {
-			return res, fmt.Errorf("search %s: policy %s: %w", t.ID, p.Name(), err)
-		}
-		if len(chosen) == 0 {
-			return res, fmt.Errorf("search %s: policy %s chose nothing from a frontier of %d", t.ID, p.Name(), len(fr.edges))
+			return res, fmt.Errorf("search %s: %w", t.ID, err)
 		}
 		for _, e := range chosen {
-			if cfg.Trace {
-				snap := append([]corpus.EdgeID(nil), fr.edges...)
-				res.Frontiers = append(res.Frontiers, snap)
-				if ranker != nil {
-					pr, err := ranker.Priorities(ctx, snap)
-					if err != nil {
-						return res, fmt.Errorf("search %s: policy %s: priorities: %w", t.ID, p.Name(), err)
-					}
-					res.Priorities = append(res.Priorities, pr)
-					if dists != nil {
-						ds := make([]priority.Dist, len(snap))
-						for j, fe := range snap {
-							ds[j] = dists.Dist(fe)
-						}
-						res.Dists = append(res.Dists, ds)
-					}
-				}
-			}
-			if !fr.Remove(e) {
-				return res, fmt.Errorf("search %s: policy %s chose edge %d outside the frontier", t.ID, p.Name(), e)
+			if err := tr.record(ctx, &res); err != nil {
+				return res, fmt.Errorf("search %s: policy %s: priorities: %w", t.ID, p.Name(), err)
 			}
 			c, err := env.Expand(ctx, e)
 			if err != nil {
 				return res, fmt.Errorf("search %s: expand edge %d: %w", t.ID, e, err)
 			}
-			t = env.Tree() // a live tree may have been reallocated
-			child := t.Node(c)
 			res.Order = append(res.Order, e)
 			res.Children = append(res.Children, c)
 			res.Expansions++
-			res.Tokens += t.EdgeTokens(e)
-			if err := ep.Tell(e, child); err != nil {
-				return res, fmt.Errorf("search %s: policy %s: %w", t.ID, p.Name(), err)
+			if err := sess.Tell(e, c); err != nil {
+				return res, fmt.Errorf("search %s: %w", t.ID, err)
 			}
-			if child.Solved() {
-				res.Solved, res.Fix = true, c
-				return res, nil
-			}
-			for _, ce := range child.Edges {
-				if env.Expandable(ce) {
-					fr.Add(ce)
-				}
+			if sess.Fix() != corpus.NoNode {
+				break
 			}
 		}
 	}
+}
+
+// tracer records, with Config.Trace, the frontier before every expansion
+// (for a batch, the frontier its edges were asked from) and the episode's
+// priorities and distributions over it.
+type tracer struct {
+	on   bool
+	ep   policy.Episode
+	snap []corpus.EdgeID
+}
+
+// before takes the frontier an Ask is about to choose from.
+func (tr *tracer) before(fr []corpus.EdgeID) {
+	if tr.on {
+		tr.snap = append([]corpus.EdgeID(nil), fr...)
+	}
+}
+
+// record adds the frontier of the next expansion to res.
+func (tr *tracer) record(ctx context.Context, res *Result) error {
+	if !tr.on {
+		return nil
+	}
+	snap := tr.snap
+	res.Frontiers = append(res.Frontiers, snap)
+	ranker, ok := tr.ep.(policy.Ranker)
+	if !ok {
+		return nil
+	}
+	pr, err := ranker.Priorities(ctx, snap)
+	if err != nil {
+		return err
+	}
+	res.Priorities = append(res.Priorities, pr)
+	if dists, ok := tr.ep.(policy.DistReporter); ok {
+		ds := make([]priority.Dist, len(snap))
+		for j, fe := range snap {
+			ds[j] = dists.Dist(fe)
+		}
+		res.Dists = append(res.Dists, ds)
+	}
+	return nil
 }

@@ -33,20 +33,20 @@ func TestRunReplay(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		cfg      search.Config
-		wantErr  error
+		wantEnd  search.State
 		solved   bool
 		expanded int
 	}{
-		{"unlimited", search.Config{}, nil, true, 5},
-		{"budget 5", search.Config{Budget: 5}, nil, true, 5},
-		{"budget 4", search.Config{Budget: 4}, search.ErrBudgetExhausted, false, 4},
-		{"batch 3", search.Config{Batch: 3}, nil, true, 5},
-		{"batch 3 budget 4", search.Config{Batch: 3, Budget: 4}, search.ErrBudgetExhausted, false, 4},
+		{"unlimited", search.Config{}, search.Solved, true, 5},
+		{"budget 5", search.Config{Budget: 5}, search.Solved, true, 5},
+		{"budget 4", search.Config{Budget: 4}, search.BudgetExhausted, false, 4},
+		{"batch 3", search.Config{Batch: 3}, search.Solved, true, 5},
+		{"batch 3 budget 4", search.Config{Batch: 3, Budget: 4}, search.BudgetExhausted, false, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := search.Run(context.Background(), env, mustPolicy(t, "bfs"), c.cfg)
-			if !errors.Is(err, c.wantErr) {
-				t.Fatalf("err = %v, want %v", err, c.wantErr)
+			if err != nil || res.End != c.wantEnd {
+				t.Fatalf("end %q, err %v; want %q", res.End, err, c.wantEnd)
 			}
 			if res.Solved != c.solved || res.Expansions != c.expanded || len(res.Order) != c.expanded {
 				t.Errorf("solved %v expansions %d order %v; want %v %d", res.Solved, res.Expansions, res.Order, c.solved, c.expanded)
@@ -63,8 +63,8 @@ func TestRunReplay(t *testing.T) {
 	nofix := policytest.Exhaustive("n", 2, 2, func([]int) float64 { return 0.5 })
 	env, _ = search.NewReplay(nofix)
 	res, err := search.Run(context.Background(), env, mustPolicy(t, "dfs"), search.Config{Trace: true})
-	if !errors.Is(err, search.ErrFrontierEmpty) || res.Expansions != len(nofix.Edges) {
-		t.Errorf("no fix: err %v, expansions %d of %d", err, res.Expansions, len(nofix.Edges))
+	if err != nil || res.End != search.FrontierEmpty || res.Expansions != len(nofix.Edges) {
+		t.Errorf("no fix: end %q, err %v, expansions %d of %d", res.End, err, res.Expansions, len(nofix.Edges))
 	}
 	if len(res.Frontiers) != res.Expansions || len(res.Frontiers[0]) != 2 {
 		t.Errorf("trace: %d frontiers, first %v", len(res.Frontiers), res.Frontiers[0])
@@ -85,13 +85,21 @@ func TestEveryPolicyReplay(t *testing.T) {
 	}
 	for _, name := range policy.Baselines {
 		p := mustPolicy(t, name)
-		a, err := search.ReplayAll(context.Background(), trees, p, []uint64{1, 2}, 0, 2)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		b, err := search.ReplayAll(context.Background(), trees, p, []uint64{1, 2}, 0, 1)
-		if err != nil {
-			t.Fatal(err)
+		var a, b []search.Result
+		for _, tr := range trees {
+			env, err := search.NewReplay(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, seed := range []uint64{1, 2} {
+				for _, into := range []*[]search.Result{&a, &b} {
+					res, err := search.Run(context.Background(), env, p, search.Config{Seed: seed})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					*into = append(*into, res)
+				}
+			}
 		}
 		for i := range a {
 			tr := trees[i/2]
@@ -145,7 +153,7 @@ func TestRunLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := search.Run(context.Background(), env, mustPolicy(t, name), search.Config{Budget: 40, Seed: 3})
-		if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		tr := env.Tree()

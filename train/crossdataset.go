@@ -13,7 +13,6 @@ import (
 	"triage/corpus"
 	"triage/model"
 	"triage/policy"
-	"triage/search"
 	"triage/search/eval"
 )
 
@@ -419,11 +418,11 @@ func replayBaseline(ctx context.Context, held []*corpus.Tree, name string, param
 	for s := range seeds {
 		seeds[s] = uint64(s + 1)
 	}
-	rs, err := search.ReplayAll(ctx, held, p, seeds, 0, o.Workers)
+	outs, err := eval.ReplayTrees(ctx, held, p, seeds, 0, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return search.Outcomes(rs), nil
+	return outs, nil
 }
 
 // ReplayScored replays every policy that mk builds over one TreeScorer of
@@ -447,12 +446,8 @@ func ReplayScored(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, m
 			return nil, err
 		}
 		for i, p := range pols {
-			env, err := search.NewReplay(t)
+			r, err := eval.Replay(ctx, t, p, 1, 0)
 			if err != nil {
-				return nil, err
-			}
-			r, err := search.Run(ctx, env, p, search.Config{Seed: 1})
-			if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
 				return nil, fmt.Errorf("replay %s with %s: %w", t.ID, p.Name(), err)
 			}
 			out[i] = append(out[i], r.Outcome())

@@ -14,7 +14,7 @@ import (
 	"triage/corpus"
 	"triage/model"
 	"triage/policy"
-	"triage/search"
+	"triage/search/eval"
 )
 
 // Folds assigns tasks to k folds of near-equal size: tasks are ordered by
@@ -205,11 +205,11 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*C
 			for s := range seeds {
 				seeds[s] = uint64(s + 1)
 			}
-			rs, err := search.ReplayAll(ctx, held, p, seeds, 0, 0)
+			outs, err := eval.ReplayTrees(ctx, held, p, seeds, 0, 0)
 			if err != nil {
 				return nil, fmt.Errorf("cross-validation fold %d %s: %w", i, name, err)
 			}
-			res.Outcomes[name] = append(res.Outcomes[name], search.Outcomes(rs)...)
+			res.Outcomes[name] = append(res.Outcomes[name], outs...)
 		}
 		res.Trees += len(held)
 		res.Folds = append(res.Folds, f)
@@ -257,7 +257,7 @@ func collect(ctx context.Context, src Source) ([]*corpus.Tree, error) {
 }
 
 // replayLearned replays the learned policy (scores precomputed per tree)
-// on every tree; outcomes as search.Outcomes gives them.
+// on every tree (eval.Replay with seed 1).
 func replayLearned(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, opts ...policy.LearnedOption) ([]policy.Outcome, error) {
 	outs, err := ReplayScored(ctx, sc, trees, func(s policy.Scorer) (policy.Policy, error) { return policy.NewLearned(s, opts...) })
 	if err != nil {

@@ -4,6 +4,8 @@
 // global-norm clipping and gradient accumulation, validation by replaying
 // the learned policy on the validation split (E[T], the metric that
 // matters), best-checkpoint keeping, and resumable state.
+//
+// Imports: model, corpus, policy and search/eval (replay validation).
 package train
 
 import (

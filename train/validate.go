@@ -12,7 +12,7 @@ import (
 	"triage/model"
 	"triage/model/priority"
 	"triage/policy"
-	"triage/search"
+	"triage/search/eval"
 )
 
 // TreeScorer scores every edge of a recorded tree in a few large batches
@@ -132,13 +132,9 @@ func Validate(ctx context.Context, scorer *model.Scorer, src Source, opts ...pol
 		if err := ts.Prepare(ctx, t); err != nil {
 			return err
 		}
-		env, err := search.NewReplay(t)
+		res, err := eval.Replay(ctx, t, p, 1, 0)
 		if err != nil {
 			return err
-		}
-		res, err := search.Run(ctx, env, p, search.Config{Seed: 1})
-		if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
-			return fmt.Errorf("replay tree %s: %w", t.ID, err)
 		}
 		v.Trees++
 		if res.Solved {

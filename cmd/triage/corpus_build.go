@@ -60,7 +60,8 @@ with its reason (in the summary and the manifest); --strict refuses the
 task file instead (exit 2).
 
 Time limits are per task: max(--test-timeout-floor, --test-timeout-factor
-× the reference's slowest run), at most --test-timeout-cap, so a mutant
+× the median of the reference's timed runs, raised when the reference
+runs slower as its trees start), at most --test-timeout-cap, so a mutant
 stuck in a loop costs a fraction of a second. --test-timeout gives every
 task one fixed limit instead. The limits, each task's limit, and every
 setting that changes verdicts are in the manifest; --resume with another
@@ -112,9 +113,9 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.IntVar(&f.n, "n", 1, "openai: completions per diagnose call")
 	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run for every task (0: adaptive, from each task's reference)")
 	fl.DurationVar(&f.floor, "test-timeout-floor", corpus.DefaultTimeoutFloor, "adaptive limit: the least limit of a task")
-	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultTimeoutFactor, "adaptive limit: this many times the reference's slowest run")
+	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultTimeoutFactor, "adaptive limit: this many times the reference's median run time")
 	fl.DurationVar(&f.limitCap, "test-timeout-cap", corpus.DefaultTimeoutCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
-	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the slowest sets the limit)")
+	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
 	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
 	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c

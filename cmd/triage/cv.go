@@ -9,7 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/policy"
-	"triage/report"
+	"triage/search/eval/report"
 	"triage/train"
 )
 
@@ -46,7 +46,7 @@ learned, hybrid and the tuned baselines on the other dataset's test split
 (--all-splits: every split), one model per --train-seeds seed, with the
 spread over seeds and the paired comparison against every baseline.`,
 		Example: `  triage cv --corpus out/full --folds 5 --out cv/
-  triage cv --corpus out/full --folds 5 --params tuned.json --json cv.json --out cv/
+  triage cv --corpus out/full --folds 5 --params tuned.json --json-file cv.json --out cv/
   triage cv --lodo --corpus bundled=out/b1,out/b5 --corpus mbpp=out/m --train-seeds 1,2,3 --out lodo/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if folds < 2 && !lodo.on {

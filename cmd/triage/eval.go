@@ -17,8 +17,8 @@ import (
 	"triage/checkpoints"
 	"triage/corpus"
 	"triage/policy"
-	"triage/report"
 	"triage/search/eval"
+	"triage/search/eval/report"
 )
 
 // learnedScorerLoader loads the learned policy's Scorer from a checkpoint;

@@ -1,5 +1,8 @@
 // Command triage builds repair-tree corpora, evaluates search policies on
 // them, and runs the learned priority model. See `triage --help`.
+//
+// Imports: everything; nothing imports it. Each command parses its flags and
+// calls into the packages.
 package main
 
 import (

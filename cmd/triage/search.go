@@ -15,7 +15,7 @@ import (
 	"triage/corpus"
 	"triage/model/tokenizer"
 	"triage/policy"
-	"triage/report"
+	"triage/search/eval/report"
 	"triage/search/proposer/mutate"
 	"triage/search/proposer/openai"
 	"triage/search/sandbox"

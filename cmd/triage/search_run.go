@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,8 +12,8 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
-	"triage/report"
 	"triage/search"
+	"triage/search/eval/report"
 	"triage/search/proposer/mutate"
 	"triage/search/proposer/openai"
 	"triage/search/tsapr"
@@ -107,7 +106,7 @@ func (r *policyRun) search(ctx context.Context, task *corpus.Task, i int, root s
 	res, err := search.Run(ctx, live, r.pol, search.Config{Budget: r.budget, Seed: r.seed})
 	t := live.Tree()
 	corpus.ComputeLabels(t)
-	if err != nil && !errors.Is(err, search.ErrBudgetExhausted) && !errors.Is(err, search.ErrFrontierEmpty) {
+	if err != nil {
 		return out, t, err
 	}
 	u := meter.Usage()

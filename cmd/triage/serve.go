@@ -2,19 +2,23 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"triage/checkpoints"
 	"triage/policy"
 	"triage/search/serve"
+	"triage/search/serve/sessionlog"
 )
 
 func init() { register("", newServeCmd) }
@@ -80,12 +84,47 @@ func serveScorer(ctx context.Context, f *scorerFlags, batched bool) (sc policy.S
 	return b, "", func() { b.Close(); free() }, nil
 }
 
+// scorerID names the loaded scorer for durable sessions: the sha256 of the
+// checkpoint's checkpoint.json (which holds the sha256 of every weight
+// file), or the stand-in's spec.
+func scorerID(f *scorerFlags) (string, error) {
+	if f.standIn != "" {
+		return "stand-in " + f.standIn, nil
+	}
+	dir := f.checkpoint
+	if dir == "" {
+		p, err := checkpoints.DefaultPath()
+		if err != nil {
+			return "", err
+		}
+		dir = p
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+	if err != nil {
+		return "", fmt.Errorf("checkpoint id: %w", err)
+	}
+	return fmt.Sprintf("sha256:%x", sha256.Sum256(data)), nil
+}
+
+// openStore opens --store, failing within a bounded time: an unreachable,
+// held or newer store is bad input (exit 2).
+func openStore(ctx context.Context, spec string) (sessionlog.Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	st, err := sessionlog.Open(ctx, spec)
+	if err != nil {
+		return nil, badInput("--store: %v", err)
+	}
+	return st, nil
+}
+
 func newServeCmd() *cobra.Command {
 	var (
 		sf        scorerFlags
 		opts      serve.Options
 		addr      string
 		tokenFile string
+		storeSpec string
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -105,9 +144,19 @@ Concurrent scoring requests (and learned sessions) share model executions
 of up to --batch-edges edges. Every baseline policy works without a
 checkpoint; without one, /v1/priorities and the learned policy answer 501.
 SIGINT or SIGTERM stops accepting connections, finishes the requests in
-flight (up to --shutdown-timeout) and saves the open sessions.`,
+flight (up to --shutdown-timeout) and saves the open sessions (without
+--store).
+
+With --store, sessions are durable: every creation, ask and tell is
+recorded before it is answered, and a server started on the same store
+(after a crash, a deploy) goes on with every open session exactly where
+it was; open sessions are not ended at shutdown. --store PATH is a bbolt
+file for one server; --store postgres://... is shared by replicas behind
+a load balancer. An unreachable, held or newer-version store is exit 2.`,
 		Example: `  triage serve --addr 127.0.0.1:8080 --checkpoint out/ckpt
   triage serve --token-file out/token --sessions-dir out/sessions
+  triage serve --store out/sessions.db --sessions-dir out/sessions
+  triage serve --addr :8080 --store "postgres://triage@db:5432/triage?sslmode=require"
   curl -s localhost:8080/healthz`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -126,6 +175,20 @@ flight (up to --shutdown-timeout) and saves the open sessions.`,
 				return err
 			}
 			opts.Scorer, opts.ScorerError = sc, why
+			if sc != nil {
+				if opts.ScorerID, err = scorerID(&sf); err != nil {
+					return err
+				}
+			}
+			if storeSpec != "" {
+				st, err := openStore(ctx, storeSpec)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				opts.Store = st
+				slog.Info("durable sessions", "store", st.Describe(), "shared", st.Shared())
+			}
 			srv, err := serve.New(opts)
 			if err != nil {
 				return badInput("%v", err)
@@ -146,6 +209,7 @@ flight (up to --shutdown-timeout) and saves the open sessions.`,
 	fl := c.Flags()
 	fl.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback unless told otherwise)")
 	fl.StringVar(&tokenFile, "token-file", "", "file holding a bearer token every request but /healthz must carry")
+	fl.StringVar(&storeSpec, "store", "", "keep sessions durable in this store: a bbolt file path (one server), or a postgres:// URL shared by replicas (docs/serve.md)")
 	fl.StringVar(&opts.SessionsDir, "sessions-dir", "", "save every ended session (deleted, expired, open at shutdown) here as a corpus shard")
 	fl.Int64Var(&opts.MaxBodyBytes, "max-body", 8<<20, "largest request body in bytes (larger: 413)")
 	fl.DurationVar(&opts.RequestTimeout, "request-timeout", time.Minute, "time limit of one request (then 503)")

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"triage/search/serve/servetest"
 )
 
 // freeAddr returns a loopback address that was free a moment ago.
@@ -113,28 +111,4 @@ func TestBenchServe(t *testing.T) {
 			t.Errorf("%s: %+v", r.Mode, r.LoadResult)
 		}
 	}
-}
-
-// TestServeLearnedReplayParity is the end-to-end check of issue 13 for the
-// learned policy on a real checkpoint: the Python client drives learned
-// sessions over recorded trees and must match `triage eval`'s replay. It
-// runs once this build has a checkpoint loader and a checkpoint
-// (TRIAGE_CHECKPOINT, or the embedded default when unset).
-func TestServeLearnedReplayParity(t *testing.T) {
-	if testing.Short() {
-		t.Skip("scores every edge of the parity trees with the model")
-	}
-	if learnedScorerLoader == nil {
-		t.Skip("this build has no checkpoint loader yet")
-	}
-	ckpt := os.Getenv("TRIAGE_CHECKPOINT")
-	sc, free, err := learnedScorerLoader(context.Background(), ckpt)
-	if err != nil {
-		if ckpt != "" {
-			t.Fatalf("load %s: %v", ckpt, err)
-		}
-		t.Skipf("no default checkpoint: %v", err)
-	}
-	defer free()
-	servetest.CheckPythonParity(t, sc, []servetest.Case{{Policy: "learned", Seed: 1, Batch: 1}, {Policy: "learned", Seed: 1, Batch: 2}})
 }

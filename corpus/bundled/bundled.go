@@ -3,6 +3,8 @@
 // solution and a pytest file, with fixed train/val/test splits. The authoring
 // source is src/<task_id>/{question.md,solution.py,test_solution.py,meta.json};
 // `go generate ./corpus/bundled` assembles it into tasks.jsonl.
+//
+// Imports: corpus only.
 package bundled
 
 //go:generate go run ./gen -src src -out tasks.jsonl

@@ -5,6 +5,8 @@
 // and read these same types, so a training example and a scoring input of
 // the same edge are identical by construction. The package imports nothing
 // of this module and no ML library.
+//
+// Imports: nothing of triage.
 package priority
 
 import (

@@ -14,6 +14,8 @@
 // Decode(Encode(s)) returns the normalized s byte for byte.
 //
 // A *Tokenizer is immutable after loading and safe for concurrent use.
+//
+// Imports: nothing of triage.
 package tokenizer
 
 import (

@@ -1,5 +1,7 @@
 // Package policytest holds the conformance test that every policy of
 // package policy passes, and small hand-built trees for policy tests.
+//
+// Imports: corpus and policy only.
 package policytest
 
 import (

@@ -36,6 +36,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 
 
 class TriageError(Exception):
@@ -87,8 +88,11 @@ class Client:
         """Starts a session; fields are those of CreateSessionRequest (policy, root, ...)."""
         return self._request("POST", "/v1/sessions", fields)
 
-    def ask(self, sid, n=1):
-        return self._request("POST", "/v1/sessions/%s/ask" % _q(sid), {"n": n})
+    def ask(self, sid, n=1, request_id=None):
+        """Asks for up to n edges. Pass the same request_id to resend an ask whose answer was
+        lost (a server with --store then answers the same edges); a fresh one is made otherwise."""
+        rid = request_id or uuid.uuid4().hex
+        return self._request("POST", "/v1/sessions/%s/ask" % _q(sid), {"n": n, "request_id": rid})
 
     def tell(self, sid, edge, child):
         return self._request("POST", "/v1/sessions/%s/tell" % _q(sid), {"edge": edge, "child": child})

@@ -9,6 +9,9 @@
 // numbers per replay, merged in the order the trees were read. Memory is
 // therefore bounded by the workers' window of trees, not by the corpus,
 // and the figures do not depend on the number of workers.
+//
+// Imports: the engine (search), corpus, policy and model/priority; its
+// subpackage report renders what it computes.
 package eval
 
 import (
@@ -22,6 +25,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"triage/corpus"
 	"triage/policy"
@@ -151,7 +156,6 @@ type replay struct {
 // treeResult is what is kept of one tree: its ids and, per run and seed,
 // one replay.
 type treeResult struct {
-	seq        int
 	task, tree string
 	nodes      int
 	replays    [][]replay // [run][seed]
@@ -240,81 +244,45 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 	return res, nil
 }
 
-// replayAll reads src in one goroutine, replays each tree with every run
-// on workers goroutines, and returns what is kept of each tree in the
-// order src yielded them. Besides what src decodes ahead, at most
-// workers+1 trees are held at once.
-func replayAll(parent context.Context, src Source, runs []run, budget, workers int) ([]treeResult, error) {
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	type job struct {
-		seq int
-		t   *corpus.Tree
-	}
-	jobs := make(chan job) // the source decodes ahead; a tree waits here only for a free worker
-	results := make(chan treeResult, workers)
-	var readErr error
-	go func() {
-		defer close(jobs)
-		for seq := 0; ; seq++ {
-			t, err := src.Next()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				readErr = err
-				cancel()
-				return
-			}
-			select {
-			case jobs <- job{seq, t}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				r := replayTree(ctx, j.t, runs, budget)
-				r.seq = j.seq
-				results <- r
-			}
-		}()
-	}
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
+// replayAll reads src and replays each tree with every run on up to
+// workers goroutines (errgroup with a limit: reading waits for a free
+// worker), and returns what is kept of each tree in the order src yielded
+// them. Besides what src decodes ahead, at most workers+1 trees are held
+// at once. The first error cancels the rest.
+func replayAll(ctx context.Context, src Source, runs []run, budget, workers int) ([]treeResult, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	var mu sync.Mutex
 	var out []treeResult
-	var firstErr error
-	for r := range results {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = r.err
+	for seq := 0; gctx.Err() == nil; seq++ {
+		t, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			g.Go(func() error { return err })
+			break
+		}
+		g.Go(func() error {
+			r := replayTree(gctx, t, runs, budget)
+			if r.err != nil {
+				return r.err
 			}
-			cancel()
-			continue
-		}
-		for len(out) <= r.seq {
-			out = append(out, treeResult{})
-		}
-		out[r.seq] = r
+			mu.Lock()
+			defer mu.Unlock()
+			for len(out) <= seq {
+				out = append(out, treeResult{})
+			}
+			out[seq] = r
+			return nil
+		})
 	}
-	// The reader has returned (jobs closed before the workers ended), and
-	// ctx is cancelled only after the first error arrived, so firstErr is
-	// not a consequence of that cancellation.
-	if err := parent.Err(); err != nil {
+	err := g.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
 		return nil, err
-	}
-	if readErr != nil {
-		return nil, readErr
-	}
-	if firstErr != nil {
-		return nil, firstErr
 	}
 	return out, nil
 }
@@ -322,17 +290,12 @@ func replayAll(parent context.Context, src Source, runs []run, budget, workers i
 // replayTree replays t with every run and seed.
 func replayTree(ctx context.Context, t *corpus.Tree, runs []run, budget int) treeResult {
 	r := treeResult{task: t.TaskID, tree: t.ID, nodes: len(t.Nodes), replays: make([][]replay, len(runs))}
-	env, err := search.NewReplay(t)
-	if err != nil {
-		r.err = fmt.Errorf("tree %s: %w", t.ID, err)
-		return r
-	}
 	for i, rn := range runs {
 		r.replays[i] = make([]replay, len(rn.seeds))
 		for s, seed := range rn.seeds {
-			res, err := search.Run(ctx, env, rn.p, search.Config{Budget: budget, Seed: seed})
-			if err != nil && !noFix(err) {
-				r.err = fmt.Errorf("policy %s tree %s seed %d: %w", rn.p.Name(), t.ID, seed, err)
+			res, err := Replay(ctx, t, rn.p, seed, budget)
+			if err != nil {
+				r.err = err
 				return r
 			}
 			if res.Expansions > math.MaxInt32 || res.Tokens > math.MaxInt32 {
@@ -354,14 +317,8 @@ func Trace(ctx context.Context, t *corpus.Tree, p policy.Policy) (search.Result,
 		return search.Result{}, err
 	}
 	res, err := search.Run(ctx, env, p, search.Config{Seed: 1, Trace: true})
-	if err != nil && !noFix(err) {
+	if err != nil {
 		return res, fmt.Errorf("trace %s with %s: %w", t.ID, p.Name(), err)
 	}
 	return res, nil
-}
-
-// noFix reports whether err is a search's end without a fix, which is a
-// result, not a failure.
-func noFix(err error) bool {
-	return errors.Is(err, search.ErrBudgetExhausted) || errors.Is(err, search.ErrFrontierEmpty)
 }

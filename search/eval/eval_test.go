@@ -16,7 +16,6 @@ import (
 	"triage/model/priority"
 	"triage/policy"
 	"triage/policy/policytest"
-	"triage/search"
 )
 
 // testTrees builds n exhaustive trees (k=3, depth 3) of n/2 tasks in the
@@ -99,7 +98,7 @@ func learned(t testing.TB) Policy {
 }
 
 // reference is the evaluation as it was done before streaming: every tree
-// in memory, sorted by id, one policy at a time through search.ReplayAll,
+// in memory, sorted by id, one policy at a time through ReplayTrees,
 // seeds 1..n, then policy.Summarize with the same bootstrap seed.
 func reference(t *testing.T, trees []*corpus.Tree, pols []Policy, opts Options) []PolicyResult {
 	t.Helper()
@@ -119,11 +118,11 @@ func reference(t *testing.T, trees []*corpus.Tree, pols []Policy, opts Options) 
 		for s := range n {
 			seeds = append(seeds, uint64(s+1))
 		}
-		res, err := search.ReplayAll(context.Background(), sorted, p, seeds, opts.MaxExpansions, 1)
+		outs, err := ReplayTrees(context.Background(), sorted, p, seeds, opts.MaxExpansions, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sm, err := policy.Summarize(search.Outcomes(res), opts.Budgets, opts.Resamples, bootstrapSeed)
+		sm, err := policy.Summarize(outs, opts.Budgets, opts.Resamples, bootstrapSeed)
 		if err != nil {
 			t.Fatal(err)
 		}

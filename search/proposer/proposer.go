@@ -5,6 +5,9 @@
 //
 // The concrete proposers live in subpackages: mutate (offline program
 // mutations, no LLM) and openai (any OpenAI-compatible endpoint).
+//
+// Imports: corpus and model/tokenizer only; the proposers below it import
+// this package too.
 package proposer
 
 import (

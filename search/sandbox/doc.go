@@ -56,4 +56,7 @@
 // a slog warning; Pool.Protections lists what is in force. The memory and
 // process limits are the exception when Options.Limits is LimitsRequire
 // (the CLI's default): without them New refuses with ErrNoLimits.
+//
+// Imports: corpus only (and model/tokenizer, were it to count tokens); it
+// knows nothing of policies or search.
 package sandbox

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"triage/search/serve/api"
 
 	"triage/search/serve"
 )
@@ -87,9 +88,9 @@ func badCases() []badCase {
 }
 
 // liveSession creates a session with its one root edge asked.
-func liveSession(t *testing.T, c *serve.Client) string {
+func liveSession(t *testing.T, c *api.Client) string {
 	t.Helper()
-	s := mustCreate(t, c, serve.CreateSessionRequest{Policy: "uct", Root: rootProgram(3)})
+	s := mustCreate(t, c, api.CreateSessionRequest{Policy: "uct", Root: rootProgram(3)})
 	if _, err := c.Ask(context.Background(), s.ID, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestBadInputs(t *testing.T) {
 		}
 		data, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		var e serve.Error
+		var e api.Error
 		if resp.StatusCode != bc.code || json.Unmarshal(data, &e) != nil || !strings.Contains(string(data), bc.want) {
 			t.Errorf("%s (%s %s): %d %s; want %d with %q", bc.name, bc.method, bc.path, resp.StatusCode, data, bc.code, bc.want)
 		}
@@ -161,7 +162,7 @@ func FuzzHandlers(f *testing.F) {
 	h := srv.Handler()
 	create := httptest.NewRecorder()
 	h.ServeHTTP(create, httptest.NewRequest("POST", "/v1/sessions", strings.NewReader(`{"policy":"learned","budget":20,"root":{"program":"p","edits":[{"text":"a"},{"text":"b"},{"text":"c"}]}}`)))
-	var s serve.Session
+	var s api.Session
 	if err := json.Unmarshal(create.Body.Bytes(), &s); err != nil {
 		f.Fatal(err)
 	}
@@ -173,11 +174,11 @@ func FuzzHandlers(f *testing.F) {
 			if rec.Code >= 500 {
 				t.Fatalf("POST %s %q: %d %s", p, body, rec.Code, rec.Body)
 			}
-			var e serve.Error
+			var e api.Error
 			if rec.Code >= 400 && (json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Error == "") {
 				t.Fatalf("POST %s %q: %d without a JSON error: %s", p, body, rec.Code, rec.Body)
 			}
-			var made serve.Session
+			var made api.Session
 			if rec.Code == 201 && json.Unmarshal(rec.Body.Bytes(), &made) == nil {
 				// Sessions are bounded: end the ones the fuzzer makes.
 				del := httptest.NewRecorder()

@@ -27,15 +27,24 @@ func SessionFileName(id string) string { return "part-session-" + id + ".parquet
 // handleTree exports a session's tree so far: ?format=json (default, the
 // corpus.Tree JSON) or ?format=parquet (one corpus shard).
 func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
-	ss := s.lookup(w, r)
-	if ss == nil {
-		return
+	var ss *session
+	var t *corpus.Tree
+	if s.durable() {
+		var err error
+		if ss, t, err = s.snapshotDurable(r.Context(), r.PathValue("id")); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	} else {
+		if ss = s.lookup(w, r); ss == nil {
+			return
+		}
+		t = ss.snapshot()
 	}
 	switch f := r.URL.Query().Get("format"); f {
 	case "", "json":
-		writeJSON(w, http.StatusOK, ss.snapshot())
+		writeJSON(w, http.StatusOK, t)
 	case "parquet":
-		t := ss.snapshot()
 		w.Header().Set("Content-Type", "application/vnd.apache.parquet")
 		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", SessionFileName(ss.id)))
 		if err := WriteTreeParquet(w, t, ss.req.RootIndex); err != nil {
@@ -46,21 +55,23 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// save writes ss to SessionsDir through a temporary file renamed when
-// complete, so a corpus reader never sees half a shard.
-func (s *Server) save(ss *session) (string, error) {
+// save writes session id's tree t to SessionsDir through a temporary
+// file renamed when complete, so a corpus reader never sees half a shard.
+func (s *Server) save(id string, t *corpus.Tree, rootIndex int) (string, error) {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	if err := os.MkdirAll(s.opts.SessionsDir, 0o755); err != nil {
-		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
-	path := filepath.Join(s.opts.SessionsDir, SessionFileName(ss.id))
-	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(ss.id)+".tmp")
+	path := filepath.Join(s.opts.SessionsDir, SessionFileName(id))
+	// Its own temporary name: replicas sharing a folder may export one
+	// session at once (each writes the same tree).
+	tmp := filepath.Join(s.opts.SessionsDir, "."+SessionFileName(id)+"."+newID()+".tmp")
 	f, err := os.Create(tmp)
 	if err != nil {
-		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
-	err = WriteTreeParquet(f, ss.snapshot(), ss.req.RootIndex)
+	err = WriteTreeParquet(f, t, rootIndex)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -72,7 +83,7 @@ func (s *Server) save(ss *session) (string, error) {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return "", fmt.Errorf("save session %s: %w", ss.id, err)
+		return "", fmt.Errorf("save session %s: %w", id, err)
 	}
 	return path, nil
 }

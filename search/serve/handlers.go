@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"triage/search/serve/api"
 
 	"triage/policy"
 )
@@ -19,7 +20,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {
-	writeJSON(w, code, Error{Error: msg})
+	writeJSON(w, code, api.Error{Error: msg})
 }
 
 // fail answers err: its own status for a statusError, 413 for a body over
@@ -95,11 +96,16 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	h := Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len()}
+	h := api.Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len(), Store: s.storeHealth(r.Context())}
 	if !h.Learned {
 		h.LearnedError = s.opts.ScorerError
 	}
-	writeJSON(w, http.StatusOK, h)
+	code := http.StatusOK
+	if h.Store != nil && !h.Store.OK {
+		// Not ready: nothing could be acknowledged durably.
+		h.Status, code = "store_unavailable", http.StatusServiceUnavailable
+	}
+	writeJSON(w, code, h)
 }
 
 // batchStats is implemented by a batching scorer (policy.Batcher).
@@ -120,7 +126,7 @@ func (s *Server) noScorer() error {
 }
 
 func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {
-	var req PrioritiesRequest
+	var req api.PrioritiesRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -148,7 +154,7 @@ func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fmt.Errorf("scorer returned %d distributions for %d edges", len(dists), len(req.Edges)))
 		return
 	}
-	resp := PrioritiesResponse{Priorities: make([]Priority, len(dists))}
+	resp := api.PrioritiesResponse{Priorities: make([]api.Priority, len(dists))}
 	for i, d := range dists {
 		e := &req.Edges[i]
 		if err := d.Validate(); err != nil {
@@ -164,34 +170,48 @@ func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, fmt.Errorf("scorer: edge %d: %w", i, err))
 			return
 		}
-		resp.Priorities[i] = Priority{Dist: d, S: sc}
+		resp.Priorities[i] = api.Priority{Dist: d, S: sc}
 	}
 	s.metrics.add(&s.metrics.priorityEdges, uint64(len(dists)))
 	writeJSON(w, http.StatusOK, resp)
 }
 
+// scoredPolicy builds a policy that needs the server's scorer (learned,
+// hybrid); learned sessions share one policy value.
+func (s *Server) scoredPolicy(name string, params policy.Params) (policy.Policy, error) {
+	if s.opts.Scorer == nil {
+		return nil, s.noScorer()
+	}
+	if name == "learned" {
+		return s.learned, nil
+	}
+	p, err := policy.NewScored(name, params, s.opts.Scorer)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%v", err)
+	}
+	return p, nil
+}
+
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
-	var req CreateSessionRequest
+	var req api.CreateSessionRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	scored := func(name string, params policy.Params) (policy.Policy, error) {
-		if s.opts.Scorer == nil {
-			return nil, s.noScorer()
-		}
-		if name == "learned" {
-			return s.learned, nil
-		}
-		p, err := policy.NewScored(name, params, s.opts.Scorer)
-		if err != nil {
-			return nil, errorf(http.StatusBadRequest, "%v", err)
-		}
-		return p, nil
-	}
-	ss, err := newSession(newID(), req, s.opts.MaxBudget, scored)
+	ss, err := newSession(newID(), req, s.opts.MaxBudget, s.scoredPolicy)
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if s.durable() {
+		if err := s.createDurable(r.Context(), ss, req); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		s.sessions.adopt(ss)
+		s.metrics.add(&s.metrics.sessionsCreated, 1)
+		w.Header().Set("Location", "/v1/sessions/"+ss.id)
+		writeJSON(w, http.StatusCreated, ss.describe(s.opts.SessionIdle, s.opts.Now()))
 		return
 	}
 	expired, err := s.sessions.add(ss)
@@ -223,12 +243,30 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *session {
 }
 
 func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
+	if s.durable() {
+		desc, err := s.describeDurable(r.Context(), r.PathValue("id"))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, desc)
+		return
+	}
 	if ss := s.lookup(w, r); ss != nil {
 		writeJSON(w, http.StatusOK, ss.describe(s.opts.SessionIdle, s.opts.Now()))
 	}
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
+	if s.durable() {
+		desc, err := s.endDurable(r.Context(), r.PathValue("id"), "deleted")
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, desc)
+		return
+	}
 	ss := s.sessions.remove(r.PathValue("id"))
 	if ss == nil {
 		s.fail(w, r, errorf(http.StatusNotFound, "no session %q", r.PathValue("id")))
@@ -243,11 +281,13 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
-	ss := s.lookup(w, r)
-	if ss == nil {
-		return
+	var ss *session
+	if !s.durable() {
+		if ss = s.lookup(w, r); ss == nil {
+			return
+		}
 	}
-	var req AskRequest
+	var req api.AskRequest
 	if err := decodeBody(r, &req, true); err != nil {
 		s.fail(w, r, err)
 		return
@@ -259,7 +299,17 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errorf(http.StatusBadRequest, "n %d outside [1, %d]", req.N, s.opts.MaxAsk))
 		return
 	}
-	resp, err := ss.ask(r.Context(), req.N)
+	if len(req.RequestID) > 128 {
+		s.fail(w, r, errorf(http.StatusBadRequest, "request_id of %d bytes, at most 128", len(req.RequestID)))
+		return
+	}
+	var resp api.AskResponse
+	var err error
+	if s.durable() {
+		resp, err = s.askDurable(r.Context(), r.PathValue("id"), req.N, req.RequestID)
+	} else {
+		resp, err = ss.ask(r.Context(), req.N)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -268,16 +318,24 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleTell(w http.ResponseWriter, r *http.Request) {
-	ss := s.lookup(w, r)
-	if ss == nil {
-		return
+	var ss *session
+	if !s.durable() {
+		if ss = s.lookup(w, r); ss == nil {
+			return
+		}
 	}
-	var req TellRequest
+	var req api.TellRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	resp, err := ss.tell(req.Edge, &req.Child)
+	var resp api.TellResponse
+	var err error
+	if s.durable() {
+		resp, err = s.tellDurable(r.Context(), r.PathValue("id"), req.Edge, &req.Child)
+	} else {
+		resp, err = ss.tell(req.Edge, &req.Child)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"triage/search/serve/api"
 
 	"triage/model/priority"
 )
@@ -67,7 +68,7 @@ func LoadTest(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	}
 	tr := &http.Transport{MaxIdleConns: o.Clients, MaxIdleConnsPerHost: o.Clients, IdleConnTimeout: time.Minute}
 	defer tr.CloseIdleConnections()
-	client := &Client{BaseURL: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: o.Timeout}}
+	client := &api.Client{BaseURL: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: o.Timeout}}
 
 	type clientStats struct {
 		lat      []time.Duration

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -75,11 +76,38 @@ type metrics struct {
 
 	sessionsCreated, sessionsDeleted, sessionsExpired uint64
 	expansions, priorityEdges                         uint64
+
+	// The session store (durable sessions): latency and errors by
+	// operation, append races lost, sessions rebuilt from their log.
+	storeLatency                    map[string]*histogram
+	storeErrors                     map[string]uint64
+	storeConflicts, sessionsRebuilt uint64
 }
 
 func newMetrics() *metrics {
-	return &metrics{requests: map[routeCode]uint64{}, latency: map[string]*histogram{}}
+	return &metrics{requests: map[routeCode]uint64{}, latency: map[string]*histogram{},
+		storeLatency: map[string]*histogram{}, storeErrors: map[string]uint64{}}
 }
+
+// observeStore records one session store operation.
+func (m *metrics) observeStore(op string, d time.Duration, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h := m.storeLatency[op]
+	if h == nil {
+		h = newHistogram(storeBuckets)
+		m.storeLatency[op] = h
+	}
+	h.observe(d.Seconds())
+	if err != nil {
+		m.storeErrors[op]++
+	}
+}
+
+// storeBuckets are the upper bounds (seconds) of the store latency
+// histogram: an fsync takes from tens of microseconds to tens of
+// milliseconds.
+var storeBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5}
 
 func (m *metrics) observe(route string, code int, d time.Duration) {
 	m.mu.Lock()
@@ -138,6 +166,19 @@ func (m *metrics) write(out io.Writer, sessions int, batch *policy.BatchStats) e
 	counter(w, "triage_sessions_expired_total", "Sessions dropped after their idle timeout.", m.sessionsExpired)
 	counter(w, "triage_session_expansions_total", "Expansions told to sessions.", m.expansions)
 	counter(w, "triage_priority_edges_total", "Edges scored for POST /v1/priorities.", m.priorityEdges)
+	if len(m.storeLatency) > 0 {
+		ops := slices.Sorted(maps.Keys(m.storeLatency))
+		header(w, "triage_store_duration_seconds", "histogram", "Time of one session store operation, by operation.")
+		for _, op := range ops {
+			m.storeLatency[op].write(w, "triage_store_duration_seconds", fmt.Sprintf("op=%q", op))
+		}
+		header(w, "triage_store_errors_total", "counter", "Session store operations that failed, by operation.")
+		for _, op := range ops {
+			fmt.Fprintf(w, "triage_store_errors_total{op=%q} %d\n", op, m.storeErrors[op])
+		}
+		counter(w, "triage_store_conflicts_total", "Appends that lost a race with another replica (the request was retried).", m.storeConflicts)
+		counter(w, "triage_sessions_rebuilt_total", "Sessions rebuilt from their log.", m.sessionsRebuilt)
+	}
 	m.mu.Unlock()
 	header(w, "triage_sessions", "gauge", "Open sessions.")
 	fmt.Fprintf(w, "triage_sessions %d\n", sessions)

@@ -7,6 +7,10 @@
 // policy.Batcher over the model, so that concurrent requests share one
 // model execution) or none, in which case the baselines still work and the
 // learned policy and /v1/priorities answer 501.
+//
+// Imports: the engine (search) for its sessions, search/serve/api for the
+// wire, search/serve/sessionlog for durable sessions (durable.go), corpus,
+// policy and model/priority.
 package serve
 
 import (
@@ -22,7 +26,9 @@ import (
 	"sync"
 	"time"
 
+	"triage/corpus"
 	"triage/policy"
+	"triage/search/serve/sessionlog"
 )
 
 // Options configure a Server. Zero values take the defaults.
@@ -53,6 +59,14 @@ type Options struct {
 	// ShutdownTimeout bounds the wait for requests in flight when Serve's
 	// context ends (default 30 s).
 	ShutdownTimeout time.Duration
+	// Store, when set, makes sessions durable: every creation, ask, tell
+	// and end is recorded before it is answered, and any server on the
+	// same store rebuilds a session from its log (see durable.go). The
+	// caller opens and closes it. ScorerID names the learned scorer (the
+	// checkpoint's sha256); a learned session is only ever served by the
+	// scorer it started on.
+	Store    sessionlog.Store
+	ScorerID string
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 	// Now is the clock of session expiry (default time.Now).
@@ -296,6 +310,12 @@ func (s *Server) janitor(stop <-chan struct{}) {
 
 // expire ends every session idle for longer than SessionIdle.
 func (s *Server) expire() {
+	if s.durable() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		s.expireDurable(ctx)
+		return
+	}
 	for _, ss := range s.sessions.sweep() {
 		s.endSession(ss, "expired")
 	}
@@ -304,6 +324,11 @@ func (s *Server) expire() {
 // Close ends every open session (saving each to SessionsDir when set).
 // Serve calls it; call it yourself when you mount Handler elsewhere.
 func (s *Server) Close() error {
+	if s.durable() {
+		// Open sessions stay open in the store, for the next server.
+		s.sessions.drain()
+		return nil
+	}
 	var errs []error
 	for _, ss := range s.sessions.drain() {
 		errs = append(errs, s.endSession(ss, "shutdown"))
@@ -316,20 +341,29 @@ func (s *Server) endSession(ss *session, why string) error {
 	if !ss.end() {
 		return nil
 	}
+	s.countEnd(why)
+	if s.opts.SessionsDir == "" {
+		return nil
+	}
+	return s.saveLogged(ss.id, why, ss.snapshot(), ss.req.RootIndex)
+}
+
+func (s *Server) countEnd(why string) {
 	switch why {
 	case "expired":
 		s.metrics.add(&s.metrics.sessionsExpired, 1)
 	case "deleted":
 		s.metrics.add(&s.metrics.sessionsDeleted, 1)
 	}
-	if s.opts.SessionsDir == "" {
-		return nil
-	}
-	path, err := s.save(ss)
+}
+
+// saveLogged saves a session's tree to SessionsDir and logs it.
+func (s *Server) saveLogged(id, why string, t *corpus.Tree, rootIndex int) error {
+	path, err := s.save(id, t, rootIndex)
 	if err != nil {
-		s.opts.Logger.Error("save session", "session", ss.id, "err", err)
+		s.opts.Logger.Error("save session", "session", id, "err", err)
 		return err
 	}
-	s.opts.Logger.Info("session saved", "session", ss.id, "why", why, "path", path)
+	s.opts.Logger.Info("session saved", "session", id, "why", why, "path", path)
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"triage/search/serve/api"
 
 	"triage/model/priority"
 	"triage/policy"
@@ -45,7 +46,7 @@ type fixture struct {
 	t     *testing.T
 	srv   *serve.Server
 	hs    *httptest.Server
-	c     *serve.Client
+	c     *api.Client
 	clock *clock
 }
 
@@ -68,7 +69,7 @@ func newFixture(t *testing.T, opts serve.Options) *fixture {
 		f.hs.Close()
 		srv.Close()
 	})
-	f.c = &serve.Client{BaseURL: f.hs.URL, Token: opts.Token}
+	f.c = &api.Client{BaseURL: f.hs.URL, Token: opts.Token}
 	return f
 }
 
@@ -95,23 +96,23 @@ func (f *fixture) call(method, path, body string, header ...string) (int, string
 }
 
 // rootProgram is a failing root with k edits.
-func rootProgram(k int) serve.Program {
-	p := serve.Program{Program: "def f(n):\n    return n\n", Feedback: "FAILED test_b", Diagnosis: "off by one",
-		Tests: []serve.Test{{Name: "test_a", Passed: true}, {Name: "test_b", Passed: false}}, ProposeTokens: 30}
+func rootProgram(k int) api.Program {
+	p := api.Program{Program: "def f(n):\n    return n\n", Feedback: "FAILED test_b", Diagnosis: "off by one",
+		Tests: []api.Test{{Name: "test_a", Passed: true}, {Name: "test_b", Passed: false}}, ProposeTokens: 30}
 	for i := range k {
-		p.Edits = append(p.Edits, serve.Edit{Text: fmt.Sprintf("edit %d", i)})
+		p.Edits = append(p.Edits, api.Edit{Text: fmt.Sprintf("edit %d", i)})
 	}
 	return p
 }
 
-func child(pass bool, edits int) serve.Program {
+func child(pass bool, edits int) api.Program {
 	p := rootProgram(edits)
 	p.Tests[1].Passed = pass
 	p.ReviseTokens = 7
 	return p
 }
 
-func mustCreate(t *testing.T, c *serve.Client, req serve.CreateSessionRequest) serve.Session {
+func mustCreate(t *testing.T, c *api.Client, req api.CreateSessionRequest) api.Session {
 	t.Helper()
 	s, err := c.CreateSession(context.Background(), req)
 	if err != nil {
@@ -121,7 +122,7 @@ func mustCreate(t *testing.T, c *serve.Client, req serve.CreateSessionRequest) s
 }
 
 func statusOf(err error) int {
-	var se *serve.StatusError
+	var se *api.StatusError
 	if errors.As(err, &se) {
 		return se.Code
 	}
@@ -180,11 +181,11 @@ func TestPriorities(t *testing.T) {
 	if _, err := none.c.Priorities(context.Background(), testEdges(1)); statusOf(err) != 501 || !strings.Contains(err.Error(), "no default checkpoint") {
 		t.Errorf("without a scorer: %v", err)
 	}
-	_, err = none.c.CreateSession(context.Background(), serve.CreateSessionRequest{Policy: "learned", Root: rootProgram(2)})
+	_, err = none.c.CreateSession(context.Background(), api.CreateSessionRequest{Policy: "learned", Root: rootProgram(2)})
 	if statusOf(err) != 501 {
 		t.Errorf("learned session without a scorer: %v", err)
 	}
-	if _, err := none.c.CreateSession(context.Background(), serve.CreateSessionRequest{Policy: "uct", Root: rootProgram(2)}); err != nil {
+	if _, err := none.c.CreateSession(context.Background(), api.CreateSessionRequest{Policy: "uct", Root: rootProgram(2)}); err != nil {
 		t.Errorf("a baseline without a scorer: %v", err)
 	}
 }
@@ -222,7 +223,7 @@ func TestAuth(t *testing.T) {
 	if code, _ := f.call("GET", "/metrics", "", "Authorization", "Bearer s3cret"); code != 200 {
 		t.Errorf("right token refused: %d", code)
 	}
-	if _, err := f.c.CreateSession(context.Background(), serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(1)}); err != nil {
+	if _, err := f.c.CreateSession(context.Background(), api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(1)}); err != nil {
 		t.Errorf("client with the token: %v", err)
 	}
 }
@@ -258,7 +259,7 @@ func TestRequestTimeoutAndQueueFull(t *testing.T) {
 		t.Errorf("slow scorer: %v", err)
 	}
 	// A learned ask waits on the scorer too.
-	s := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "learned", Root: rootProgram(2)})
+	s := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "learned", Root: rootProgram(2)})
 	if _, err := f.c.Ask(context.Background(), s.ID, 1); statusOf(err) != 503 {
 		t.Errorf("learned ask on a slow scorer: %v", err)
 	}
@@ -280,7 +281,7 @@ func TestRequestTimeoutAndQueueFull(t *testing.T) {
 	<-g2.entered
 	go func() { _, _ = q.c.Priorities(context.Background(), testEdges(2)) }()
 	waitFor(t, func() bool { return b.Stats().QueuedEdges == 2 })
-	code, body := q.call("POST", "/v1/priorities", mustJSON(serve.PrioritiesRequest{Edges: testEdges(1)}))
+	code, body := q.call("POST", "/v1/priorities", mustJSON(api.PrioritiesRequest{Edges: testEdges(1)}))
 	if code != 503 || !strings.Contains(body, "overloaded") {
 		t.Errorf("full queue: %d %s", code, body)
 	}
@@ -321,7 +322,7 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 	f.call("GET", "/v1/sessions/nope", "")
-	mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(1)})
+	mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(1)})
 	code, text := f.call("GET", "/metrics", "")
 	if code != 200 {
 		t.Fatalf("metrics: %d", code)
@@ -360,7 +361,7 @@ func TestGracefulShutdown(t *testing.T) {
 	dir := t.TempDir()
 	l := startServing(t, serve.Options{Scorer: g, SessionsDir: dir})
 	c := l.c
-	s := mustCreate(t, c, serve.CreateSessionRequest{Policy: "dfs", Root: rootProgram(2)})
+	s := mustCreate(t, c, api.CreateSessionRequest{Policy: "dfs", Root: rootProgram(2)})
 	answered := make(chan error, 1)
 	go func() {
 		got, err := c.Priorities(context.Background(), testEdges(2))
@@ -395,7 +396,7 @@ func TestGracefulShutdown(t *testing.T) {
 type serving struct {
 	t      *testing.T
 	base   string
-	c      *serve.Client
+	c      *api.Client
 	tr     *http.Transport
 	cancel context.CancelFunc
 	served chan error
@@ -414,7 +415,7 @@ func startServing(t *testing.T, opts serve.Options) *serving {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &serving{t: t, base: "http://" + ln.Addr().String(), tr: &http.Transport{}, cancel: cancel, served: make(chan error, 1)}
-	l.c = &serve.Client{BaseURL: l.base, HTTP: &http.Client{Transport: l.tr}}
+	l.c = &api.Client{BaseURL: l.base, HTTP: &http.Client{Transport: l.tr}}
 	go func() { l.served <- srv.Serve(ctx, ln) }()
 	return l
 }

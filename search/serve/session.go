@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"triage/search/serve/api"
 
 	"triage/corpus"
 	"triage/policy"
@@ -34,40 +35,38 @@ const (
 	maxK            = 64
 )
 
-// edge states of a session, by EdgeID.
-const (
-	edgeWaiting = iota // in the frontier, not asked
-	edgeAsked          // asked, not told
-	edgeTold           // expanded and told
-)
-
-// session is one ask–tell search: a growing tree, the policy's episode
-// over it, the frontier and the cost so far. Its methods lock mu; the
-// policy's episode is used under it only.
+// session is one client's ask–tell search: a search.Session over a tree
+// that grows with what the client tells, and what the server reports of
+// it. Its methods lock mu; the search session is used under it only.
 type session struct {
 	mu       sync.Mutex
 	id       string
-	req      CreateSessionRequest // as normalized by newSession
+	req      api.CreateSessionRequest // as normalized by newSession
 	pol      policy.Policy
 	tree     *corpus.Tree
-	ep       policy.Episode
-	frontier search.Frontier
-	state    []uint8 // by EdgeID
-	asked    int     // edges asked and not told
-	told     int     // expansions
-	tokens   int
+	core     *search.Session
 	tokensAt []int // by NodeID: tokens spent through the node
 	expAt    []int // by NodeID: expansions through the node
-	fix      corpus.NodeID
 	best     corpus.NodeID
 	ended    bool
+
+	// seq is the sequence number of the last log record applied, and
+	// script the recorded choices of a session rebuilt only for export
+	// (durable sessions only; see durable.go).
+	seq    int64
+	script *scripted
+	// lastAsk is the session's last recorded ask: its request id, record
+	// and edges, answered again to a resent ask.
+	lastAskID    string
+	lastAskSeq   int64
+	lastAskEdges []api.AskedEdge
 
 	lastUsed atomic.Int64 // unix nanoseconds
 }
 
 // newSession validates req and starts the search over its root. scored
 // builds the policies that need the server's scorer (learned, hybrid).
-func newSession(id string, req CreateSessionRequest, maxBudget int, scored func(string, policy.Params) (policy.Policy, error)) (*session, error) {
+func newSession(id string, req api.CreateSessionRequest, maxBudget int, scored func(string, policy.Params) (policy.Policy, error)) (*session, error) {
 	if req.Budget < 0 {
 		return nil, errorf(http.StatusBadRequest, "budget %d is negative", req.Budget)
 	}
@@ -118,18 +117,16 @@ func newSession(id string, req CreateSessionRequest, maxBudget int, scored func(
 		return nil, err
 	}
 	root.ID, root.Parent, root.ViaEdge = 0, corpus.NoNode, -1
-	s := &session{id: id, req: req, pol: pol, fix: corpus.NoNode}
-	s.req.Root = Program{} // the tree holds it
+	s := &session{id: id, req: req, pol: pol}
+	s.req.Root = api.Program{} // the tree holds it
 	s.tree = &corpus.Tree{ID: req.TreeID, TaskID: req.TaskID, Split: req.Split, K: req.K, D: req.MaxDepth,
 		Proposer: req.Proposer, Model: req.Model, Nodes: []corpus.Node{root}}
 	s.addEdges(0, edits)
-	s.tokens = root.ProposeTokens
-	s.tokensAt = []int{s.tokens}
-	s.expAt = []int{0}
-	if root.Solved() {
-		s.fix = 0
+	if s.core, err = search.NewSession(s.tree, pol, search.SessionConfig{Budget: req.Budget, Seed: req.Seed}); err != nil {
+		return nil, err
 	}
-	s.ep = pol.Start(s.tree, req.Seed)
+	s.tokensAt = []int{s.core.Tokens()}
+	s.expAt = []int{0}
 	return s, nil
 }
 
@@ -159,7 +156,7 @@ func buildPolicy(name string, params policy.Params, budget int, scored func(stri
 }
 
 // toNode validates a wire program at depth and converts it.
-func toNode(p *Program, where string, depth, maxDepth, k int) (corpus.Node, []Edit, error) {
+func toNode(p *api.Program, where string, depth, maxDepth, k int) (corpus.Node, []api.Edit, error) {
 	bad := func(format string, args ...any) error {
 		return errorf(http.StatusBadRequest, where+": "+format, args...)
 	}
@@ -228,146 +225,123 @@ func unit(x float64) bool { return !math.IsNaN(x) && x >= 0 && x <= 1 }
 
 func finiteNonNeg(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 }
 
-// addEdges appends the edits of node v to the tree and the frontier.
-func (s *session) addEdges(v corpus.NodeID, edits []Edit) []corpus.EdgeID {
+// addEdges appends the edits of node v to the tree.
+func (s *session) addEdges(v corpus.NodeID, edits []api.Edit) []corpus.EdgeID {
 	ids := make([]corpus.EdgeID, 0, len(edits))
 	for i, ed := range edits {
 		e := corpus.EdgeID(len(s.tree.Edges))
 		s.tree.Edges = append(s.tree.Edges, corpus.Edge{ID: e, Parent: v, Index: i,
 			Edit: corpus.ProposedEdit{Text: ed.Text, Payload: ed.Payload}, Child: corpus.NoNode})
 		s.tree.Nodes[v].Edges = append(s.tree.Nodes[v].Edges, e)
-		s.state = append(s.state, edgeWaiting)
-		s.frontier.Add(e)
 		ids = append(ids, e)
 	}
 	return ids
 }
 
 // stateLocked names the session's state.
-func (s *session) stateLocked() string {
-	switch {
-	case s.fix != corpus.NoNode:
-		return StateSolved
-	case s.told >= s.req.Budget:
-		return StateBudgetExhausted
-	case len(s.frontier.Edges()) == 0 && s.asked == 0:
-		return StateFrontierEmpty
-	}
-	return StateRunning
-}
+func (s *session) stateLocked() string { return string(s.core.State()) }
 
 var errEnded = errorf(http.StatusNotFound, "session ended")
 
 // ask chooses up to n edges of the frontier with the policy.
-func (s *session) ask(ctx context.Context, n int) (AskResponse, error) {
+func (s *session) ask(ctx context.Context, n int) (api.AskResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.askLocked(ctx, n)
+}
+
+func (s *session) askLocked(ctx context.Context, n int) (api.AskResponse, error) {
 	if s.ended {
-		return AskResponse{}, errEnded
+		return api.AskResponse{}, errEnded
 	}
-	resp := AskResponse{Edges: []AskedEdge{}}
-	st := s.stateLocked()
-	n = min(n, s.req.Budget-s.told-s.asked)
-	if st == StateRunning && n > 0 && len(s.frontier.Edges()) > 0 {
-		chosen, err := s.ep.Ask(ctx, s.frontier.Edges(), n)
-		if err != nil {
-			if ctx.Err() != nil {
-				return AskResponse{}, ctx.Err()
-			}
-			return AskResponse{}, fmt.Errorf("policy %s: %w", s.pol.Name(), err)
+	resp := api.AskResponse{Edges: []api.AskedEdge{}}
+	chosen, err := s.core.Ask(ctx, n)
+	if err != nil {
+		if ctx.Err() != nil {
+			return api.AskResponse{}, ctx.Err()
 		}
-		if len(chosen) == 0 {
-			return AskResponse{}, fmt.Errorf("policy %s chose nothing from a frontier of %d", s.pol.Name(), len(s.frontier.Edges()))
-		}
-		for _, e := range chosen {
-			if !s.frontier.Remove(e) {
-				return AskResponse{}, fmt.Errorf("policy %s chose edge %d outside the frontier", s.pol.Name(), e)
-			}
-			s.state[e] = edgeAsked
-			s.asked++
-			edge := &s.tree.Edges[e]
-			resp.Edges = append(resp.Edges, AskedEdge{Edge: e, Parent: edge.Parent, Index: edge.Index,
-				Depth: s.tree.Nodes[edge.Parent].Depth, Edit: Edit{Text: edge.Edit.Text, Payload: edge.Edit.Payload}})
-		}
+		return api.AskResponse{}, err
 	}
-	resp.State, resp.Frontier, resp.Outstanding = s.stateLocked(), len(s.frontier.Edges()), s.asked
+	for _, e := range chosen {
+		edge := &s.tree.Edges[e]
+		resp.Edges = append(resp.Edges, api.AskedEdge{Edge: e, Parent: edge.Parent, Index: edge.Index,
+			Depth: s.tree.Nodes[edge.Parent].Depth, Edit: api.Edit{Text: edge.Edit.Text, Payload: edge.Edit.Payload}})
+	}
+	resp.State, resp.Frontier, resp.Outstanding = s.stateLocked(), len(s.core.Frontier()), s.core.Outstanding()
 	return resp, nil
 }
 
 // tell records that edge e was expanded into child.
-func (s *session) tell(e corpus.EdgeID, child *Program) (TellResponse, error) {
+func (s *session) tell(e corpus.EdgeID, child *api.Program) (api.TellResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.tellLocked(e, child)
+}
+
+func (s *session) tellLocked(e corpus.EdgeID, child *api.Program) (api.TellResponse, error) {
 	if s.ended {
-		return TellResponse{}, errEnded
+		return api.TellResponse{}, errEnded
 	}
-	if e < 0 || int(e) >= len(s.state) || s.state[e] == edgeWaiting {
-		return TellResponse{}, errorf(http.StatusConflict, "edge %d was never asked in this session", e)
-	}
-	if s.state[e] == edgeTold {
+	switch s.core.Edge(e) {
+	case search.EdgeWaiting:
+		return api.TellResponse{}, errorf(http.StatusConflict, "edge %d was never asked in this session", e)
+	case search.EdgeTold:
 		c := &s.tree.Nodes[s.tree.Edges[e].Child]
-		return TellResponse{Node: c.ID, Edges: append([]corpus.EdgeID{}, c.Edges...), Solved: c.Solved(), Repeated: true,
-			State: s.stateLocked(), Expansions: s.told, Tokens: s.tokens}, nil
+		return api.TellResponse{Node: c.ID, Edges: append([]corpus.EdgeID{}, c.Edges...), Solved: c.Solved(), Repeated: true,
+			State: s.stateLocked(), Expansions: s.core.Expansions(), Tokens: s.core.Tokens()}, nil
 	}
 	par := s.tree.Edges[e].Parent
 	node, edits, err := toNode(child, "child", s.tree.Nodes[par].Depth+1, s.req.MaxDepth, s.req.K)
 	if err != nil {
-		return TellResponse{}, err
+		return api.TellResponse{}, err
 	}
 	id := corpus.NodeID(len(s.tree.Nodes))
 	node.ID, node.Parent, node.ViaEdge = id, par, e
 	nEdges := len(s.tree.Edges)
-	// The child and its edits exist before the policy hears of it, as in
+	// The child and its edits exist before the session hears of it, as in
 	// search.Run, where the environment expands before the Tell.
 	s.tree.Nodes = append(s.tree.Nodes, node)
 	s.tree.Edges[e].Child = id
 	ids := s.addEdges(id, edits)
-	if err := s.ep.Tell(e, &s.tree.Nodes[id]); err != nil {
+	if err := s.core.Tell(e, id); err != nil {
 		// Validation above rules this out; undo so the tree stays whole.
-		for _, ce := range ids {
-			s.frontier.Remove(ce)
-		}
-		s.state = s.state[:nEdges]
 		s.tree.Edges = s.tree.Edges[:nEdges]
 		s.tree.Nodes = s.tree.Nodes[:id]
 		s.tree.Edges[e].Child = corpus.NoNode
-		return TellResponse{}, fmt.Errorf("policy %s: %w", s.pol.Name(), err)
+		return api.TellResponse{}, err
 	}
-	s.state[e] = edgeTold
-	s.asked--
-	s.told++
-	s.tokens += node.ReviseTokens + node.ProposeTokens
-	s.tokensAt = append(s.tokensAt, s.tokens)
-	s.expAt = append(s.expAt, s.told)
+	s.tokensAt = append(s.tokensAt, s.core.Tokens())
+	s.expAt = append(s.expAt, s.core.Expansions())
 	c := &s.tree.Nodes[id]
-	if c.Solved() && s.fix == corpus.NoNode {
-		s.fix = id
-	}
-	if s.fix == corpus.NoNode && c.Exec.PassRate > s.tree.Nodes[s.best].Exec.PassRate {
+	if s.core.Fix() == corpus.NoNode && c.Exec.PassRate > s.tree.Nodes[s.best].Exec.PassRate {
 		s.best = id
 	}
-	return TellResponse{Node: id, Edges: ids, Solved: c.Solved(), State: s.stateLocked(), Expansions: s.told, Tokens: s.tokens}, nil
+	return api.TellResponse{Node: id, Edges: ids, Solved: c.Solved(), State: s.stateLocked(), Expansions: s.core.Expansions(), Tokens: s.core.Tokens()}, nil
 }
 
 // describe returns the session's public state.
-func (s *session) describe(idle time.Duration, now time.Time) Session {
+func (s *session) describe(idle time.Duration, now time.Time) api.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := Session{ID: s.id, Policy: s.pol.Name(), Params: s.req.Params, Seed: s.req.Seed, Budget: s.req.Budget,
+	return s.describeLocked(idle, now)
+}
+
+func (s *session) describeLocked(idle time.Duration, now time.Time) api.Session {
+	out := api.Session{ID: s.id, Policy: s.pol.Name(), Params: s.req.Params, Seed: s.req.Seed, Budget: s.req.Budget,
 		MaxDepth: s.req.MaxDepth, K: s.req.K, TaskID: s.req.TaskID, TreeID: s.req.TreeID, State: s.stateLocked(),
-		Expansions: s.told, Tokens: s.tokens, Frontier: len(s.frontier.Edges()), Outstanding: []corpus.EdgeID{},
+		Expansions: s.core.Expansions(), Tokens: s.core.Tokens(), Frontier: len(s.core.Frontier()), Outstanding: []corpus.EdgeID{},
 		RootEdges: append([]corpus.EdgeID{}, s.tree.Nodes[0].Edges...)}
-	for e, st := range s.state {
-		if st == edgeAsked {
+	for e := range s.tree.Edges {
+		if s.core.Edge(corpus.EdgeID(e)) == search.EdgeAsked {
 			out.Outstanding = append(out.Outstanding, corpus.EdgeID(e))
 		}
 	}
 	b := s.best
-	if s.fix != corpus.NoNode {
-		b = s.fix
+	if fix := s.core.Fix(); fix != corpus.NoNode {
+		b = fix
 	}
 	n := &s.tree.Nodes[b]
-	out.Best = Best{Node: b, Edge: n.ViaEdge, Depth: n.Depth, PassRate: n.Exec.PassRate, Solved: n.Solved(),
+	out.Best = api.Best{Node: b, Edge: n.ViaEdge, Depth: n.Depth, PassRate: n.Exec.PassRate, Solved: n.Solved(),
 		Program: n.Program, Expansion: s.expAt[b], Tokens: s.tokensAt[b]}
 	left := idle - now.Sub(time.Unix(0, s.lastUsed.Load()))
 	out.IdleExpiresInS = max(left, 0).Round(time.Millisecond).Seconds()
@@ -379,6 +353,10 @@ func (s *session) describe(idle time.Duration, now time.Time) Session {
 func (s *session) snapshot() *corpus.Tree {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.snapshotLocked()
+}
+
+func (s *session) snapshotLocked() *corpus.Tree {
 	t := *s.tree
 	t.Nodes = make([]corpus.Node, len(s.tree.Nodes))
 	for i, n := range s.tree.Nodes {

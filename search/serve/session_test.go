@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"triage/search/serve/api"
 
 	"triage/corpus"
 	"triage/policy"
@@ -23,18 +24,18 @@ func TestSessionLifecycle(t *testing.T) {
 	if code != 201 {
 		t.Fatalf("create: %d %s", code, body)
 	}
-	var s serve.Session
+	var s api.Session
 	if err := json.Unmarshal([]byte(body), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.State != serve.StateRunning || fmt.Sprint(s.RootEdges) != "[0 1]" || s.Frontier != 2 || s.Tokens != 11 || s.Budget != 5 || s.K != 3 || s.MaxDepth != 4 {
+	if s.State != api.StateRunning || fmt.Sprint(s.RootEdges) != "[0 1]" || s.Frontier != 2 || s.Tokens != 11 || s.Budget != 5 || s.K != 3 || s.MaxDepth != 4 {
 		t.Errorf("created: %+v", s)
 	}
 	a, err := f.c.Ask(ctx, s.ID, 5)
 	if err != nil || len(a.Edges) != 2 || a.Edges[0].Edge != 0 || a.Edges[1].Edge != 1 || a.Outstanding != 2 || a.Frontier != 0 {
 		t.Fatalf("ask 5: %+v %v", a, err)
 	}
-	if a2, err := f.c.Ask(ctx, s.ID, 1); err != nil || len(a2.Edges) != 0 || a2.State != serve.StateRunning {
+	if a2, err := f.c.Ask(ctx, s.ID, 1); err != nil || len(a2.Edges) != 0 || a2.State != api.StateRunning {
 		t.Errorf("ask with only outstanding edges: %+v %v", a2, err)
 	}
 	// Tells out of order; the second child brings two edits.
@@ -60,17 +61,17 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("get: %+v %v", st, err)
 	}
 	r0, err := f.c.Tell(ctx, s.ID, 0, child(true, 0))
-	if err != nil || !r0.Solved || r0.State != serve.StateSolved || r0.Node != 2 {
+	if err != nil || !r0.Solved || r0.State != api.StateSolved || r0.Node != 2 {
 		t.Fatalf("tell the fix: %+v %v", r0, err)
 	}
-	if a, err := f.c.Ask(ctx, s.ID, 1); err != nil || len(a.Edges) != 0 || a.State != serve.StateSolved {
+	if a, err := f.c.Ask(ctx, s.ID, 1); err != nil || len(a.Edges) != 0 || a.State != api.StateSolved {
 		t.Errorf("ask after the fix: %+v %v", a, err)
 	}
 	st, _ = f.c.Session(ctx, s.ID)
 	if !st.Best.Solved || st.Best.Node != 2 || st.Best.Edge != 0 || st.Best.Expansion != 2 || st.Best.Tokens != 11+37+37 || st.Best.Depth != 1 {
 		t.Errorf("best: %+v", st.Best)
 	}
-	if d, err := f.c.DeleteSession(ctx, s.ID); err != nil || d.State != serve.StateSolved {
+	if d, err := f.c.DeleteSession(ctx, s.ID); err != nil || d.State != api.StateSolved {
 		t.Errorf("delete: %+v %v", d, err)
 	}
 	for _, path := range []string{"", "/tree"} {
@@ -87,7 +88,7 @@ func TestSessionEnds(t *testing.T) {
 	f := newFixture(t, serve.Options{})
 	ctx := context.Background()
 	// Budget: two expansions, then budget_exhausted.
-	s := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "dfs", Budget: 2, Root: rootProgram(3)})
+	s := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "dfs", Budget: 2, Root: rootProgram(3)})
 	a, _ := f.c.Ask(ctx, s.ID, 3)
 	if len(a.Edges) != 2 {
 		t.Fatalf("ask 3 with budget 2: %+v", a)
@@ -97,55 +98,55 @@ func TestSessionEnds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if a, _ := f.c.Ask(ctx, s.ID, 1); len(a.Edges) != 0 || a.State != serve.StateBudgetExhausted {
+	if a, _ := f.c.Ask(ctx, s.ID, 1); len(a.Edges) != 0 || a.State != api.StateBudgetExhausted {
 		t.Errorf("after the budget: %+v", a)
 	}
 	// Frontier: no edits anywhere, then frontier_empty.
-	s = mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "passrate", MaxDepth: 1, Root: rootProgram(1)})
+	s = mustCreate(t, f.c, api.CreateSessionRequest{Policy: "passrate", MaxDepth: 1, Root: rootProgram(1)})
 	a, _ = f.c.Ask(ctx, s.ID, 1)
 	r, err := f.c.Tell(ctx, s.ID, a.Edges[0].Edge, child(false, 0))
-	if err != nil || r.State != serve.StateFrontierEmpty {
+	if err != nil || r.State != api.StateFrontierEmpty {
 		t.Errorf("last edge told: %+v %v", r, err)
 	}
 	// A root that passes is solved at once.
 	root := child(true, 0)
 	root.ReviseTokens = 0
-	s = mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "uct", Root: root})
-	if s.State != serve.StateSolved || !s.Best.Solved || s.Best.Node != 0 {
+	s = mustCreate(t, f.c, api.CreateSessionRequest{Policy: "uct", Root: root})
+	if s.State != api.StateSolved || !s.Best.Solved || s.Best.Node != 0 {
 		t.Errorf("passing root: %+v", s)
 	}
 }
 
 func TestSessionValidation(t *testing.T) {
 	f := newFixture(t, serve.Options{MaxBudget: 50})
-	base := func() serve.CreateSessionRequest {
-		return serve.CreateSessionRequest{Policy: "rex", Root: rootProgram(2)}
+	base := func() api.CreateSessionRequest {
+		return api.CreateSessionRequest{Policy: "rex", Root: rootProgram(2)}
 	}
 	two := 2.0
 	for _, tc := range []struct {
 		name string
-		mod  func(*serve.CreateSessionRequest)
+		mod  func(*api.CreateSessionRequest)
 		want string
 	}{
-		{"negative budget", func(r *serve.CreateSessionRequest) { r.Budget = -1 }, "budget -1 is negative"},
-		{"budget over the maximum", func(r *serve.CreateSessionRequest) { r.Budget = 51 }, "maximum 50"},
-		{"no policy", func(r *serve.CreateSessionRequest) { r.Policy = "" }, "policy is required"},
-		{"unknown policy", func(r *serve.CreateSessionRequest) { r.Policy = "astar" }, "unknown policy"},
-		{"unknown param", func(r *serve.CreateSessionRequest) { r.Params = policy.Params{"Z": 1} }, `unknown hyperparameter "Z"`},
-		{"bad param", func(r *serve.CreateSessionRequest) { r.Params = policy.Params{"C": -1} }, "C = -1"},
-		{"max depth", func(r *serve.CreateSessionRequest) { r.MaxDepth = 65 }, "max_depth 65"},
-		{"negative k", func(r *serve.CreateSessionRequest) { r.K = -2 }, "k -2"},
-		{"too many edits", func(r *serve.CreateSessionRequest) { r.K = 1 }, "2 edits, at most k = 1"},
-		{"split", func(r *serve.CreateSessionRequest) { r.Split = "dev" }, `split "dev"`},
-		{"root index", func(r *serve.CreateSessionRequest) { r.RootIndex = -1 }, "root_index"},
-		{"status", func(r *serve.CreateSessionRequest) { r.Root.Status = "fine" }, `status "fine"`},
-		{"pass rate", func(r *serve.CreateSessionRequest) { r.Root.PassRate = &two }, "pass_rate 2"},
-		{"failed frac", func(r *serve.CreateSessionRequest) { r.Root.FailedFrac = &two }, "failed_frac 2"},
-		{"negative tokens", func(r *serve.CreateSessionRequest) { r.Root.ProposeTokens = -5 }, "token counts"},
-		{"root revision", func(r *serve.CreateSessionRequest) { r.Root.ReviseTokens = 5 }, "a root is not a revision"},
-		{"test name", func(r *serve.CreateSessionRequest) { r.Root.Tests[0].Name = "" }, "tests[0]: name is empty"},
-		{"fix with edits", func(r *serve.CreateSessionRequest) { r.Root.Tests[1].Passed = true }, "a fix takes no edits"},
-		{"learned params", func(r *serve.CreateSessionRequest) { r.Policy, r.Params = "learned", policy.Params{"C": 1} }, "takes no params"},
+		{"negative budget", func(r *api.CreateSessionRequest) { r.Budget = -1 }, "budget -1 is negative"},
+		{"budget over the maximum", func(r *api.CreateSessionRequest) { r.Budget = 51 }, "maximum 50"},
+		{"no policy", func(r *api.CreateSessionRequest) { r.Policy = "" }, "policy is required"},
+		{"unknown policy", func(r *api.CreateSessionRequest) { r.Policy = "astar" }, "unknown policy"},
+		{"unknown param", func(r *api.CreateSessionRequest) { r.Params = policy.Params{"Z": 1} }, `unknown hyperparameter "Z"`},
+		{"bad param", func(r *api.CreateSessionRequest) { r.Params = policy.Params{"C": -1} }, "C = -1"},
+		{"max depth", func(r *api.CreateSessionRequest) { r.MaxDepth = 65 }, "max_depth 65"},
+		{"negative k", func(r *api.CreateSessionRequest) { r.K = -2 }, "k -2"},
+		{"too many edits", func(r *api.CreateSessionRequest) { r.K = 1 }, "2 edits, at most k = 1"},
+		{"split", func(r *api.CreateSessionRequest) { r.Split = "dev" }, `split "dev"`},
+		{"root index", func(r *api.CreateSessionRequest) { r.RootIndex = -1 }, "root_index"},
+		{"status", func(r *api.CreateSessionRequest) { r.Root.Status = "fine" }, `status "fine"`},
+		{"pass rate", func(r *api.CreateSessionRequest) { r.Root.PassRate = &two }, "pass_rate 2"},
+		{"failed frac", func(r *api.CreateSessionRequest) { r.Root.FailedFrac = &two }, "failed_frac 2"},
+		{"negative tokens", func(r *api.CreateSessionRequest) { r.Root.ProposeTokens = -5 }, "token counts"},
+		{"root revision", func(r *api.CreateSessionRequest) { r.Root.ReviseTokens = 5 }, "a root is not a revision"},
+		{"test name", func(r *api.CreateSessionRequest) { r.Root.Tests[0].Name = "" }, "tests[0]: name is empty"},
+		{"fix with edits", func(r *api.CreateSessionRequest) { r.Root.Tests[1].Passed = true }, "a fix takes no edits"},
+		{"learned params", func(r *api.CreateSessionRequest) { r.Policy, r.Params = "learned", policy.Params{"C": 1} }, "takes no params"},
 	} {
 		req := base()
 		tc.mod(&req)
@@ -157,7 +158,7 @@ func TestSessionValidation(t *testing.T) {
 
 	// A refused tell leaves the session as it was.
 	ctx := context.Background()
-	s := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", MaxDepth: 1, Root: rootProgram(1)})
+	s := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", MaxDepth: 1, Root: rootProgram(1)})
 	a, _ := f.c.Ask(ctx, s.ID, 1)
 	if _, err := f.c.Tell(ctx, s.ID, a.Edges[0].Edge, child(false, 1)); statusOf(err) != 400 || !strings.Contains(err.Error(), "max_depth 1 takes no edits") {
 		t.Errorf("edits below max depth: %v", err)
@@ -171,10 +172,10 @@ func TestSessionExpiryAndLimit(t *testing.T) {
 	dir := t.TempDir()
 	f := newFixture(t, serve.Options{MaxSessions: 2, SessionIdle: time.Minute, SessionsDir: dir})
 	ctx := context.Background()
-	s1 := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
+	s1 := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
 	f.clock.advance(40 * time.Second)
-	s2 := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
-	if _, err := f.c.CreateSession(ctx, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)}); statusOf(err) != 503 {
+	s2 := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
+	if _, err := f.c.CreateSession(ctx, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)}); statusOf(err) != 503 {
 		t.Errorf("third session over a limit of 2: %v", err)
 	}
 	f.clock.advance(30 * time.Second) // s1 idle 70 s: expired; s2 40 s
@@ -187,10 +188,10 @@ func TestSessionExpiryAndLimit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, serve.SessionFileName(s1.ID))); err != nil {
 		t.Errorf("expired session not saved: %v", err)
 	}
-	s3 := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
+	s3 := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
 	f.clock.advance(61 * time.Second) // s2, s3 expire; creating sweeps them
-	mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
-	mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
+	mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
+	mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(2)})
 	for _, id := range []string{s2.ID, s3.ID} {
 		if _, err := os.Stat(filepath.Join(dir, serve.SessionFileName(id))); err != nil {
 			t.Errorf("session swept at create not saved: %v", err)
@@ -218,7 +219,7 @@ func TestTreeExport(t *testing.T) {
 	dir := t.TempDir()
 	f := newFixture(t, serve.Options{SessionsDir: dir})
 	ctx := context.Background()
-	s := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", TaskID: "task-7", Split: "val", RootIndex: 2, Root: rootProgram(2)})
+	s := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", TaskID: "task-7", Split: "val", RootIndex: 2, Root: rootProgram(2)})
 	a, _ := f.c.Ask(ctx, s.ID, 2)
 	if _, err := f.c.Tell(ctx, s.ID, a.Edges[0].Edge, child(false, 2)); err != nil {
 		t.Fatal(err)
@@ -276,7 +277,7 @@ func TestTreeExport(t *testing.T) {
 		t.Errorf("saved session differs from its export")
 	}
 	// Close saves the sessions still open.
-	s2 := mustCreate(t, f.c, serve.CreateSessionRequest{Policy: "bfs", Root: rootProgram(1)})
+	s2 := mustCreate(t, f.c, api.CreateSessionRequest{Policy: "bfs", Root: rootProgram(1)})
 	if err := f.srv.Close(); err != nil {
 		t.Fatal(err)
 	}

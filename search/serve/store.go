@@ -115,3 +115,45 @@ func (st *store) len() int {
 	defer st.mu.Unlock()
 	return len(st.m)
 }
+
+// adopt registers s, a copy rebuilt from the session log, unless a copy
+// of the same session is already held: then it returns that one. When
+// full, it drops the least recently used copy: with a log, nothing is
+// lost, the copy is rebuilt when next used.
+func (st *store) adopt(s *session) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if old := st.m[s.id]; old != nil {
+		st.touch(old)
+		return old
+	}
+	if len(st.m) >= st.max {
+		var lru *session
+		for _, c := range st.m {
+			if lru == nil || c.lastUsed.Load() < lru.lastUsed.Load() {
+				lru = c
+			}
+		}
+		delete(st.m, lru.id)
+	}
+	st.touch(s)
+	st.m[s.id] = s
+	return s
+}
+
+// drop forgets s if it is the copy held for its id.
+func (st *store) drop(s *session) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.m[s.id] == s {
+		delete(st.m, s.id)
+	}
+}
+
+// lookupCopy returns the copy held for id (nil when none) without
+// touching it.
+func (st *store) lookupCopy(id string) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.m[id]
+}

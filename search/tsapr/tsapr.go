@@ -33,6 +33,9 @@
 // client's tokenizer). The patch tree is a corpus.Tree, so it is written in
 // the corpus schema and opens in the HTML tree viewer: a node is a patch,
 // its edge text the chain of thought and reflection that produced it.
+//
+// Imports: corpus, policy and search/proposer/openai (the LLM client TSAPR
+// writes patches with).
 package tsapr
 
 import (

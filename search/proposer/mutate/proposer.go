@@ -8,6 +8,8 @@
 //
 // Everything is seeded: the same options, key and program give the same
 // diagnosis, edits and revisions.
+//
+// Imports: corpus, search/proposer and its own pylex.
 package mutate
 
 import (

@@ -11,6 +11,9 @@
 // limit, an explicit temperature 0, and usage accounting (server usage, or a
 // tokenizer count when the server reports none; Meter sums it per context).
 // Other packages (the TSAPR search) reuse the Client for their own prompts.
+//
+// Imports: corpus and search/proposer (model/tokenizer is passed in as a
+// token counter, not imported).
 package openai
 
 import (

@@ -8,6 +8,8 @@
 // Tokenize never fails: bytes it cannot classify become Error tokens, and an
 // unterminated string runs to the end of its line (or of the file when
 // triple-quoted) with Unterminated set.
+//
+// Imports: nothing of triage.
 package pylex
 
 import (

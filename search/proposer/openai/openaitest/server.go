@@ -3,6 +3,8 @@
 // or Ollama, and answers from a script (a queue of replies, or replies
 // routed by what the prompt asks for), so the openai proposer, the TSAPR
 // search and the CLI can be tested without a model server.
+//
+// Imports: nothing of triage.
 package openaitest
 
 import (

@@ -1,8 +1,10 @@
-package serve
+package api
 
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -97,7 +99,9 @@ func (c *Client) CreateSession(ctx context.Context, req CreateSessionRequest) (S
 // Ask asks for up to n edges to expand.
 func (c *Client) Ask(ctx context.Context, id string, n int) (AskResponse, error) {
 	var out AskResponse
-	err := c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(id)+"/ask", AskRequest{N: n}, &out)
+	// A fresh id per call: a transport that resends the request resends
+	// the id, and gets the same edges.
+	err := c.do(ctx, http.MethodPost, "/v1/sessions/"+url.PathEscape(id)+"/ask", AskRequest{N: n, RequestID: requestID()}, &out)
 	return out, err
 }
 
@@ -147,4 +151,11 @@ func ProgramOf(t *corpus.Tree, n *corpus.Node, keep func(corpus.EdgeID) bool) Pr
 		}
 	}
 	return p
+}
+
+// requestID returns a fresh ask request id: 64 random bits in hex.
+func requestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go ≥ 1.24)
+	return hex.EncodeToString(b[:])
 }

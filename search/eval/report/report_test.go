@@ -14,6 +14,7 @@ import (
 	"triage/policy"
 	"triage/policy/policytest"
 	"triage/search"
+	"triage/search/eval"
 )
 
 // sample builds a small report from real replays of two policies.
@@ -30,11 +31,11 @@ func sample(t *testing.T) *Report {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := search.ReplayAll(context.Background(), trees, p, []uint64{1, 2}, 0, 1)
+		outs, err := eval.ReplayTrees(context.Background(), trees, p, []uint64{1, 2}, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sm, err := policy.Summarize(search.Outcomes(res), r.Budgets, 50, 1)
+		sm, err := policy.Summarize(outs, r.Budgets, 50, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func TestHTMLInChromium(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("chromium not installed (apt-get install -y chromium)")
 	}
-	script, err := filepath.Abs("../scripts/report/check.sh")
+	script, err := filepath.Abs("../../../scripts/report/check.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@
 // the JSON summary, and a self-contained HTML report with the success
 // curves S(B) of every policy (SVG drawn by github.com/go-analyze/charts)
 // and an inline, dependency-free tree viewer.
+//
+// Imports: search/eval, the engine (search) and corpus.
 package report
 
 import (

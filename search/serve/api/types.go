@@ -1,4 +1,4 @@
-package serve
+package api
 
 import (
 	"triage/corpus"
@@ -160,6 +160,12 @@ type Best struct {
 // edges wanted (default 1).
 type AskRequest struct {
 	N int `json:"n,omitempty"`
+	// RequestID (at most 128 bytes), when set, makes the ask safe to
+	// resend on a server with --store: the id of the session's last ask,
+	// sent again before anything else changed the session, answers that
+	// ask's edges again instead of choosing more. A client whose ask got
+	// no answer (a restart, a lost connection) resends it as it was.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // AskResponse lists the edges to expand next, best first. It holds fewer
@@ -210,4 +216,16 @@ type Health struct {
 	Sessions int    `json:"sessions"`
 	// LearnedError says why the learned scorer is missing.
 	LearnedError string `json:"learned_error,omitempty"`
+	// Store is the session store, when sessions are durable (--store).
+	Store *StoreHealth `json:"store,omitempty"`
+}
+
+// StoreHealth is the session store's part of GET /healthz. When OK is
+// false, /healthz answers 503 (the server cannot acknowledge anything).
+type StoreHealth struct {
+	Store  string  `json:"store"`  // e.g. "bbolt /var/lib/triage/sessions.db"
+	Shared bool    `json:"shared"` // other replicas may use it
+	OK     bool    `json:"ok"`
+	PingMS float64 `json:"ping_ms"`
+	Error  string  `json:"error,omitempty"`
 }
