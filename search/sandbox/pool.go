@@ -44,6 +44,8 @@ type Pool struct {
 
 	expMu    sync.Mutex
 	expected map[[32]byte]expectation
+
+	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 }
 
 // slot is one worker position: its cgroup, work dir, uid and current process.
@@ -158,6 +160,9 @@ func (p *Pool) start(s *slot) error {
 		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
 	}
 	s.w = w
+	if p.opts.phases {
+		p.phases.startup(w.hello)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	first := len(p.protections) == 0
@@ -402,6 +407,9 @@ func (p *Pool) exchange(ctx context.Context, s *slot, req wireRequest, o Options
 		s.w.kill()
 		s.w = nil
 		return resp, nil, fmt.Errorf("sandbox worker: %s", resp.Error)
+	}
+	if p.opts.phases {
+		p.phases.add(req.Kind, resp)
 	}
 	return resp, nil, nil
 }

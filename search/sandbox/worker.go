@@ -72,6 +72,8 @@ type wireEvent struct {
 	Exit        *int     `json:"exit,omitempty"`
 	OutputLimit bool     `json:"output_limit,omitempty"`
 	Why         string   `json:"why,omitempty"` // tamper: what was refused or found
+	// Phases is the child's CPU by phase in ms (done; benchmarks only).
+	Phases map[string]float64 `json:"phases,omitempty"`
 }
 
 // wireRecheckReport is the one report of the re-check harness.

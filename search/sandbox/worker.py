@@ -135,12 +135,15 @@ class Collector:
         self.text_cap = 16000
         self.phases = {}
         self.lines = None
+        self.cpu = None  # CPU by phase (ns), when a benchmark asks
 
     def pytest_collectreport(self, report):
         if report.failed:
             self.emit({"t": "collect_error", "nodeid": report.nodeid, "text": report.longreprtext[: self.text_cap]})
 
     def pytest_collection_finish(self, session):
+        if self.cpu is not None:
+            self.cpu["collected"] = time.process_time_ns()
         self.emit({"t": "collected", "names": [it.nodeid for it in session.items]})
 
     def pytest_runtest_logreport(self, report):
@@ -246,8 +249,56 @@ def make_plugins(collector):
                 sys.settrace(None)
                 threading.settrace(None)
 
+    class Phases:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item):
+            cpu = collector.cpu
+            if cpu is None:
+                yield
+                return
+            t = time.process_time_ns()
+            try:
+                yield
+            finally:
+                cpu["tests"] += time.process_time_ns() - t
+
     COVERAGE_HOOK[:] = [Coverage.pytest_runtest_protocol]
-    return [collector, Coverage()]
+    return [collector, Coverage(), Phases()]
+
+
+def time_program_import(cpu):
+    """For benchmarks: count the CPU of executing solution.py's module code
+    (its import, during collection) in cpu["import"]."""
+    import importlib.machinery
+
+    class ImportTimer:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name != "solution":
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                inner = spec.loader.exec_module
+
+                def exec_module(module):
+                    t = time.process_time_ns()
+                    try:
+                        inner(module)
+                    finally:
+                        cpu["import"] += time.process_time_ns() - t
+
+                spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, ImportTimer)
+
+
+def phase_ms(cpu):
+    """The phases a benchmark reports, in ms, from the child's counters."""
+    start = cpu["start"]
+    collected = cpu.get("collected") or time.process_time_ns()
+    imp = cpu["import"]
+    return {"import": imp / 1e6, "collection": max(0, collected - start - imp) / 1e6, "tests": cpu["tests"] / 1e6}
 
 
 WARM_SOLUTION = '''
@@ -451,7 +502,9 @@ def mark_start(mfd):
 
 
 def child_main(req, wfd, mfd, key, ctx):
+    marks = [time.process_time_ns()]
     confine_child(req, ctx)
+    marks.append(time.process_time_ns())
     config, session, collector = ctx["config"], ctx["session"], ctx["collector"]
     emit = make_emitter(wfd, key)
     collector.emit = emit
@@ -471,16 +524,28 @@ def child_main(req, wfd, mfd, key, ctx):
         install_stub_solution(emit)
         config.option.collectonly = True
     sys.audit("triage.sandbox.arm", lambda why: emit({"t": "tamper", "why": why}), "pytest")
-    if req.get("kind") != "collect":
+    marks.append(time.process_time_ns())
+    if req.get("kind") != "collect" and not req.get("static_done"):
         found = ctx["static"](req["program"])
+        marks.append(time.process_time_ns())
         if found:
             for why in found:
                 emit({"t": "tamper", "why": "static check: " + why})
             emit({"t": "done", "exit": 0, "output_limit": False})
             os._exit(0)
+    if req.get("phases"):
+        collector.cpu = {"import": 0, "tests": 0}
+        time_program_import(collector.cpu)
     mark_start(mfd)
+    if collector.cpu is not None:
+        collector.cpu["start"] = time.process_time_ns()
     code = run_session(config, session, collector)
-    emit({"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])})
+    done = {"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])}
+    if collector.cpu is not None:
+        done["phases"] = phase_ms(collector.cpu)
+        done["setup"] = {k: (b - a) / 1e6 for k, a, b in zip(("confine", "arm", "static"), marks, marks[1:])}
+        done["setup"]["fork"] = marks[0] / 1e6
+    emit(done)
     os._exit(0)
 
 
@@ -658,6 +723,7 @@ class Child:
         self.start_ns = None  # the child's CPU at its start mark
         self.cpu_ns = 0  # CPU counted against the limit: from the start mark on
         self.mark = b""
+        self.minflt = 0  # the child's page faults (copies of the worker's pages, mostly)
 
 
 def read_mark(c):
@@ -709,6 +775,7 @@ def wait_child(c, deadline, cap, cpu_limit_ns):
         if pidfd in ready:
             _, c.status, ru = os.wait4(c.pid, 0)
             c.child_cpu_ns = int(round((ru.ru_utime + ru.ru_stime) * 1e9))
+            c.minflt = ru.ru_minflt
             break
     if c.timeout:
         if c.timeout == "wall" and c.start_ns is not None:
@@ -776,6 +843,7 @@ def finish(resp, c, t0, tp0):
     resp["timeout_kind"] = c.timeout
     resp["child_cpu_ms"] = c.child_cpu_ns / 1e6
     resp["cpu_ms"] = c.cpu_ns / 1e6
+    resp["child_minflt"] = c.minflt
     if c.start_ns is not None:
         resp["setup_cpu_ms"] = c.start_ns / 1e6
     tp1 = os.times()
@@ -803,6 +871,7 @@ def cpu_limit_ns(req):
 
 def run_one(req, ctx):
     """A pytest run (kind run or collect)."""
+    t0, tp0 = time.monotonic(), os.times()
     clear_workdir()
     files = [("test_solution.py", "tests")]
     if req.get("kind") != "collect":
@@ -813,7 +882,19 @@ def run_one(req, ctx):
         os.chmod(os.path.join(WORK, name), 0o644)
     ctx["place_pyc"](req["tests"])
     key = os.urandom(32)
-    t0, tp0 = time.monotonic(), os.times()
+    if req.get("kind") != "collect":
+        # The static check reads the program's text only: done here, it
+        # costs the child no copies of the worker's pages, and a finding
+        # needs no child at all. Should it fail, the child does it.
+        try:
+            found = ctx["static"](req["program"])
+            req["static_done"] = True
+        except Exception:  # noqa: BLE001 - the child's check reports it
+            found = []
+        if found:
+            events = [{"t": "tamper", "why": "static check: " + why} for why in found]
+            events.append({"t": "done", "exit": 0, "output_limit": False})
+            return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False}, t0, tp0)
     c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx))
     wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit_ns(req))
     events, forged, sample = verify_lines(c.buf, key)
