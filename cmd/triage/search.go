@@ -56,7 +56,9 @@ the others get roots from mutate.Inject with --seed, exactly as 'corpus build'
 makes them (root i of a task is the same program as in a corpus built with the
 same --roots and --seed). Before searching, every task passes corpus build's
 input checks, and each gets corpus build's adaptive time limit (from its
-reference's run time) unless --test-timeout fixes one. ` + timeLimitsHelp + `
+reference's run time) unless --test-timeout fixes one.
+
+` + timeLimitsHelp + `
 
 --method policy (the default) runs best-first search over the cross-program
 frontier of proposed edits with --policy (learned, or a baseline: random, bfs,
