@@ -23,9 +23,12 @@ type BuildConfig struct {
 	// ProposerName and Model are recorded in every row (e.g. "mutate", "").
 	ProposerName string
 	Model        string
-	// Timeout is the time limit of every run (zero: the executor's own);
-	// BuildCorpus sets it per task from the task's reference (TimeLimits).
-	Timeout time.Duration
+	// Timeout is the wall-clock limit of every run (zero: the executor's
+	// own), and CPULimit, when > 0, its CPU-time limit (Timeout is then the
+	// backstop); BuildCorpus sets them per task from the task's reference
+	// (TimeLimits).
+	Timeout  time.Duration
+	CPULimit time.Duration
 }
 
 func (c BuildConfig) validate() error {
@@ -72,7 +75,7 @@ func BuildTree(ctx context.Context, cfg BuildConfig, task *Task, rootIndex int, 
 		exec = NewCachedExecutor(exec)
 	}
 	x := &Expander{Task: task, Proposer: cfg.Proposer, Executor: exec,
-		TreeID: TreeID(task.ID, rootIndex, root), K: cfg.K, D: cfg.D, Timeout: cfg.Timeout}
+		TreeID: TreeID(task.ID, rootIndex, root), K: cfg.K, D: cfg.D, Timeout: cfg.Timeout, CPULimit: cfg.CPULimit}
 	return x.Exhaust(ctx, root, cfg.ProposerName, cfg.Model)
 }
 
@@ -187,8 +190,8 @@ func NewCachedExecutor(inner Executor) *CachedExecutor {
 }
 
 // runKey hashes a run's inputs unambiguously (lengths prefix the strings);
-// timeout -1 marks a Run with the executor's own settings.
-func runKey(program, tests string, timeout time.Duration) [32]byte {
+// timeout and cpu -1 mark a Run with the executor's own settings.
+func runKey(program, tests string, timeout, cpu time.Duration) [32]byte {
 	h := sha256.New()
 	var b [8]byte
 	for _, s := range []string{program, tests} {
@@ -196,8 +199,10 @@ func runKey(program, tests string, timeout time.Duration) [32]byte {
 		h.Write(b[:])
 		h.Write([]byte(s))
 	}
-	binary.LittleEndian.PutUint64(b[:], uint64(timeout))
-	h.Write(b[:])
+	for _, d := range []time.Duration{timeout, cpu} {
+		binary.LittleEndian.PutUint64(b[:], uint64(d))
+		h.Write(b[:])
+	}
 	var k [32]byte
 	h.Sum(k[:0])
 	return k
@@ -205,14 +210,14 @@ func runKey(program, tests string, timeout time.Duration) [32]byte {
 
 // Run implements Executor: the inner executor's own settings.
 func (c *CachedExecutor) Run(ctx context.Context, program, tests string) (Execution, error) {
-	return c.run(ctx, runKey(program, tests, -1), false, func() (Execution, error) {
+	return c.run(ctx, runKey(program, tests, -1, -1), false, func() (Execution, error) {
 		return c.inner.Run(ctx, program, tests)
 	})
 }
 
 // RunWith implements OptionsExecutor.
 func (c *CachedExecutor) RunWith(ctx context.Context, program, tests string, o RunOptions) (Execution, error) {
-	return c.run(ctx, runKey(program, tests, max(o.Timeout, 0)), o.Coverage, func() (Execution, error) {
+	return c.run(ctx, runKey(program, tests, max(o.Timeout, 0), max(o.CPU, 0)), o.Coverage, func() (Execution, error) {
 		return RunWith(ctx, c.inner, program, tests, o)
 	})
 }

@@ -34,8 +34,10 @@ type Expander struct {
 	TreeID string
 	// K edits per node; D the maximum depth (root = 0).
 	K, D int
-	// Timeout is the time limit of every run (zero: the executor's own).
-	Timeout time.Duration
+	// Timeout is the wall-clock limit of every run (zero: the executor's
+	// own); CPULimit, when > 0, its CPU-time limit (RunOptions.CPU).
+	Timeout  time.Duration
+	CPULimit time.Duration
 }
 
 // Header returns the tree's header (no nodes yet) with the names of the
@@ -53,7 +55,7 @@ func (x *Expander) Expandable(n *Node) bool {
 // runOptions are the options of a run of a program at depth: per-test
 // coverage only where the proposer reads it and the node may be proposed on.
 func (x *Expander) runOptions(depth int) RunOptions {
-	return RunOptions{Timeout: x.Timeout, Coverage: depth < x.D && usesCoverage(x.Proposer)}
+	return RunOptions{Timeout: x.Timeout, CPU: x.CPULimit, Coverage: depth < x.D && usesCoverage(x.Proposer)}
 }
 
 // Root runs the root program and returns node 0.

@@ -14,8 +14,13 @@ import (
 // (TestResult.Lines), which only a proposer that localizes faults reads and
 // which slows a run down.
 type RunOptions struct {
-	// Timeout is the wall-clock limit; zero means the executor's own.
+	// Timeout is the wall-clock limit; zero means the executor's own. With
+	// CPU it is the backstop for programs that sleep or block.
 	Timeout time.Duration
+	// CPU, when > 0, limits the CPU time of the program's import and the
+	// tests (Execution.CPUMS); executors that cannot measure it run under
+	// Timeout alone.
+	CPU time.Duration
 	// Coverage asks for TestResult.Lines.
 	Coverage bool
 }
@@ -49,36 +54,82 @@ func usesCoverage(p Proposer) bool {
 	return ok && c.UsesCoverage()
 }
 
+// Clocks a TimeLimits can count.
+const (
+	// ClockCPU limits the CPU time of the program's import and the tests
+	// (Execution.CPUMS), with a wall-clock backstop for programs that sleep
+	// or block: verdicts do not depend on what else the machine runs.
+	ClockCPU = "cpu"
+	// ClockWall limits the wall-clock time of the whole run
+	// (Execution.DurationMS), as corpora built before CPU limits did.
+	ClockWall = "wall"
+)
+
 // TimeLimits derive a task's time limit from its reference solution's run
-// time: max(Floor, Factor × reference), at most Cap, so that a mutant stuck
-// in a loop costs a fraction of a second rather than the cap. Fixed, when
-// set, is the limit of every task instead.
+// time, on Clock: max(Floor, Factor × reference), at most Cap, so that a
+// mutant stuck in a loop costs a fraction of a second rather than the cap.
+// Fixed, when set, is the limit of every task instead. An empty Clock is
+// ClockWall (manifests written before CPU limits have none).
 type TimeLimits struct {
+	Clock  string        `json:"clock"`
 	Fixed  time.Duration `json:"fixed,omitempty"`
 	Floor  time.Duration `json:"floor"`
 	Factor float64       `json:"factor"`
 	Cap    time.Duration `json:"cap"`
+	// WallFloor and WallFactor give a CPU-limited run its wall-clock
+	// backstop, max(WallFloor, WallFactor × limit) (zero: the defaults).
+	// Unused with ClockWall.
+	WallFloor  time.Duration `json:"wall_floor,omitempty"`
+	WallFactor float64       `json:"wall_factor,omitempty"`
 }
 
-// Defaults of TimeLimits. A suite of the bundled tasks costs the sandbox
-// about 17 ms of CPU (docs/results.md, "Sandbox"), so on an idle machine the floor
-// rules: a passing run would have to slow down 15-fold to time out, and a
-// loop costs a quarter of a second, about fifteen runs' worth. On a busy
-// machine the reference's time grows with the load, and the factor with it.
+// Defaults of TimeLimits on the CPU clock. The program's import and the
+// tests of a bundled task's reference take a few milliseconds of CPU (the
+// harness's own set-up of each run is not counted), so the floor rules: a
+// passing run would have to slow down about tenfold to time out, and a loop
+// costs a twentieth of a second of CPU.
+const (
+	DefaultCPUFloor   = 50 * time.Millisecond
+	DefaultCPUFactor  = 10
+	DefaultCPUCap     = 10 * time.Second
+	DefaultWallFloor  = 2 * time.Second
+	DefaultWallFactor = 10
+)
+
+// Defaults of TimeLimits on the wall clock (ClockWall). A suite of the
+// bundled tasks costs the sandbox about 17 ms of CPU (docs/results.md, "Sandbox"), so
+// on an idle machine the floor rules. On a busy machine the reference's
+// time grows with the load, and the factor with it.
 const (
 	DefaultTimeoutFloor  = 250 * time.Millisecond
 	DefaultTimeoutFactor = 10
 	DefaultTimeoutCap    = 10 * time.Second
 )
 
-// DefaultTimeLimits returns the adaptive limits users run by default.
+// DefaultTimeLimits returns the adaptive CPU-time limits users run by default.
 func DefaultTimeLimits() TimeLimits {
-	return TimeLimits{Floor: DefaultTimeoutFloor, Factor: DefaultTimeoutFactor, Cap: DefaultTimeoutCap}
+	return TimeLimits{Clock: ClockCPU, Floor: DefaultCPUFloor, Factor: DefaultCPUFactor, Cap: DefaultCPUCap,
+		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor}
 }
+
+// DefaultWallTimeLimits returns the adaptive wall-clock limits of corpora
+// built before CPU limits.
+func DefaultWallTimeLimits() TimeLimits {
+	return TimeLimits{Clock: ClockWall, Floor: DefaultTimeoutFloor, Factor: DefaultTimeoutFactor, Cap: DefaultTimeoutCap}
+}
+
+// CPU reports whether the limits count CPU time.
+func (l TimeLimits) CPU() bool { return l.Clock == ClockCPU }
 
 // Validate checks the limits.
 func (l TimeLimits) Validate() error {
 	switch {
+	case l.Clock != ClockCPU && l.Clock != ClockWall && l.Clock != "":
+		return fmt.Errorf("time limits: clock %q: want %s or %s", l.Clock, ClockCPU, ClockWall)
+	case l.WallFloor < 0:
+		return fmt.Errorf("time limits: wall-clock backstop floor %v < 0", l.WallFloor)
+	case (l.WallFactor != 0 && !(l.WallFactor >= 1)) || math.IsInf(l.WallFactor, 0):
+		return fmt.Errorf("time limits: wall-clock backstop factor %v must be ≥ 1", l.WallFactor)
 	case l.Fixed < 0:
 		return fmt.Errorf("time limits: fixed limit %v < 0", l.Fixed)
 	case l.Fixed > 0:
@@ -93,13 +144,46 @@ func (l TimeLimits) Validate() error {
 	return nil
 }
 
-// Measure is the limit under which a reference is timed: the cap (or the
-// fixed limit).
-func (l TimeLimits) Measure() time.Duration {
+// Measure are the run options under which a reference is timed: the cap
+// (or the fixed limit).
+func (l TimeLimits) Measure() RunOptions {
 	if l.Fixed > 0 {
-		return l.Fixed
+		return l.Run(l.Fixed)
 	}
-	return l.Cap
+	return l.Run(l.Cap)
+}
+
+// Run returns the run options of a run under limit on l's clock: a CPU
+// limit with its wall-clock backstop, or a wall-clock limit.
+func (l TimeLimits) Run(limit time.Duration) RunOptions {
+	if !l.CPU() || limit <= 0 {
+		return RunOptions{Timeout: limit}
+	}
+	return RunOptions{Timeout: l.Backstop(limit), CPU: limit}
+}
+
+// Backstop is the wall-clock limit of a run under CPU limit limit:
+// max(WallFloor, WallFactor × limit), rounded up to a millisecond.
+func (l TimeLimits) Backstop(limit time.Duration) time.Duration {
+	floor, factor := l.WallFloor, l.WallFactor
+	if floor == 0 {
+		floor = DefaultWallFloor
+	}
+	if factor == 0 {
+		factor = DefaultWallFactor
+	}
+	d := max(floor, time.Duration(math.Ceil(float64(limit)*factor)))
+	return (d + time.Millisecond - 1).Truncate(time.Millisecond)
+}
+
+// Reference is the time of ex that the limits count, in milliseconds: its
+// CPU time on the CPU clock (its wall time when the executor does not
+// measure CPU), its wall time otherwise.
+func (l TimeLimits) Reference(ex Execution) float64 {
+	if l.CPU() && ex.CPUMS > 0 {
+		return ex.CPUMS
+	}
+	return ex.DurationMS
 }
 
 // For returns the limit of a task whose reference ran in ref, rounded up to
@@ -116,22 +200,36 @@ func (l TimeLimits) For(ref time.Duration) time.Duration {
 
 // timeLimitsJSON is the manifest's form of TimeLimits: durations as text.
 type timeLimitsJSON struct {
-	Fixed  string  `json:"fixed,omitempty"`
-	Floor  string  `json:"floor"`
-	Factor float64 `json:"factor"`
-	Cap    string  `json:"cap"`
+	Clock      string  `json:"clock,omitempty"`
+	Fixed      string  `json:"fixed,omitempty"`
+	Floor      string  `json:"floor"`
+	Factor     float64 `json:"factor"`
+	Cap        string  `json:"cap"`
+	WallFloor  string  `json:"wall_floor,omitempty"`
+	WallFactor float64 `json:"wall_factor,omitempty"`
 }
 
-// MarshalJSON writes durations as text ("500ms").
+// MarshalJSON writes durations as text ("500ms") and the clock always
+// (an empty one as "wall").
 func (l TimeLimits) MarshalJSON() ([]byte, error) {
-	j := timeLimitsJSON{Floor: l.Floor.String(), Factor: l.Factor, Cap: l.Cap.String()}
+	j := timeLimitsJSON{Clock: l.Clock, Floor: l.Floor.String(), Factor: l.Factor, Cap: l.Cap.String()}
+	if j.Clock == "" {
+		j.Clock = ClockWall
+	}
 	if l.Fixed > 0 {
 		j.Fixed = l.Fixed.String()
+	}
+	if l.CPU() {
+		j.WallFloor, j.WallFactor = l.Backstop(0).String(), l.WallFactor
+		if j.WallFactor == 0 {
+			j.WallFactor = DefaultWallFactor
+		}
 	}
 	return json.Marshal(j)
 }
 
-// UnmarshalJSON reads what MarshalJSON writes.
+// UnmarshalJSON reads what MarshalJSON writes; limits without a clock (a
+// manifest written before CPU limits) are on the wall clock.
 func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	var j timeLimitsJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -143,10 +241,15 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 		}
 		return time.ParseDuration(s)
 	}
-	var err [3]error
+	var err [4]error
+	l.Clock = j.Clock
+	if l.Clock == "" {
+		l.Clock = ClockWall
+	}
 	l.Fixed, err[0] = parse(j.Fixed)
 	l.Floor, err[1] = parse(j.Floor)
 	l.Cap, err[2] = parse(j.Cap)
-	l.Factor = j.Factor
+	l.WallFloor, err[3] = parse(j.WallFloor)
+	l.Factor, l.WallFactor = j.Factor, j.WallFactor
 	return errors.Join(err[:]...)
 }

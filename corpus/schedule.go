@@ -108,7 +108,7 @@ func grow(ctx context.Context, cfg BuildConfig, copts CheckOptions, opts BuildOp
 				var roots []string
 				if err == nil {
 					tcfg := cfg
-					tcfg.Timeout = ts.check.Limit
+					tcfg.Timeout, tcfg.CPULimit = split(copts.Limits.Run(ts.check.Limit))
 					tcfg.Executor = m.executor(cfg.Executor, &m.b.RootRuns)
 					roots, err = taskRoots(ctx, task, tcfg, opts)
 				}
@@ -119,7 +119,7 @@ func grow(ctx context.Context, cfg BuildConfig, copts CheckOptions, opts BuildOp
 					return
 				}
 				tcfg := cfg
-				tcfg.Timeout = ts.check.Limit
+				tcfg.Timeout, tcfg.CPULimit = split(copts.Limits.Run(ts.check.Limit))
 				// The task's trees share one cache: identical programs run once.
 				ts.cache = NewCachedExecutor(m.executor(cfg.Executor, &m.b.TreeRuns))
 				tcfg.Executor = ts.cache
@@ -230,7 +230,7 @@ func taskRoots(ctx context.Context, task *Task, cfg BuildConfig, opts BuildOptio
 		if opts.RootsFunc == nil {
 			return nil, fmt.Errorf("task has no roots and no root maker is configured")
 		}
-		exec := limitedExecutor{inner: NewCachedExecutor(cfg.Executor), timeout: cfg.Timeout}
+		exec := limitedExecutor{inner: NewCachedExecutor(cfg.Executor), timeout: cfg.Timeout, cpu: cfg.CPULimit}
 		var err error
 		roots, err = opts.RootsFunc(ctx, task, exec, opts.Roots, TaskSeed(opts.Seed, task.ID))
 		if err != nil {
@@ -251,13 +251,15 @@ func retime(ctx context.Context, exec Executor, task *Task, o CheckOptions, c *T
 	if o.Limits.Fixed > 0 {
 		return nil
 	}
-	ex, err := RunWith(ctx, exec, task.Solution, task.Test, RunOptions{Timeout: o.Limits.Measure(), Coverage: o.Coverage})
+	measure := o.Limits.Measure()
+	measure.Coverage = o.Coverage
+	ex, err := RunWith(ctx, exec, task.Solution, task.Test, measure)
 	if err != nil {
 		return fmt.Errorf("time reference: %w", err)
 	}
-	if ex.Solved() && ex.DurationMS > c.ReferenceMS {
-		c.ReferenceMS = ex.DurationMS
-		c.Limit = o.Limits.For(time.Duration(ex.DurationMS * float64(time.Millisecond)))
+	if ref := o.Limits.Reference(ex); ex.Solved() && ref > c.ReferenceMS {
+		c.ReferenceMS = ref
+		c.Limit = o.Limits.For(time.Duration(ref * float64(time.Millisecond)))
 	}
 	return nil
 }
@@ -266,10 +268,13 @@ func retime(ctx context.Context, exec Executor, task *Task, o CheckOptions, c *T
 // coverage; it lets a RootsFunc, which knows only Executor, run under the
 // task's limit.
 type limitedExecutor struct {
-	inner   Executor
-	timeout time.Duration
+	inner        Executor
+	timeout, cpu time.Duration
 }
 
 func (e limitedExecutor) Run(ctx context.Context, program, tests string) (Execution, error) {
-	return RunWith(ctx, e.inner, program, tests, RunOptions{Timeout: e.timeout})
+	return RunWith(ctx, e.inner, program, tests, RunOptions{Timeout: e.timeout, CPU: e.cpu})
 }
+
+// split returns o's wall-clock and CPU limits.
+func split(o RunOptions) (wall, cpu time.Duration) { return o.Timeout, o.CPU }

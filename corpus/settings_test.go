@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestResumeRefusesChangedVerdictSettings(t *testing.T) {
 		change func(o *BuildOptions)
 		want   string
 	}{
-		{"floor", func(o *BuildOptions) { o.Limits.Floor = time.Second }, `time_limits.floor: manifest "250ms", now "1s"`},
+		{"floor", func(o *BuildOptions) { o.Limits.Floor = time.Second }, `time_limits.floor: manifest "50ms", now "1s"`},
 		{"factor", func(o *BuildOptions) { o.Limits.Factor = 3 }, "time_limits.factor: manifest 10, now 3"},
 		{"cap", func(o *BuildOptions) { o.Limits.Cap = 5 * time.Second }, "time_limits.cap"},
 		{"fixed limit", func(o *BuildOptions) { o.Limits = TimeLimits{Fixed: time.Second} }, `time_limits.fixed: manifest (unset), now "1s"`},
@@ -65,7 +66,7 @@ func TestTimeLimits(t *testing.T) {
 		ref  time.Duration
 		want time.Duration
 	}{
-		{d, 10 * time.Millisecond, d.Floor},
+		{d, 4 * time.Millisecond, d.Floor},
 		{d, 100 * time.Millisecond, time.Second},
 		{d, 123456 * time.Microsecond, 1235 * time.Millisecond}, // rounded up to a millisecond
 		{d, 5 * time.Second, d.Cap},
@@ -78,12 +79,54 @@ func TestTimeLimits(t *testing.T) {
 		}
 	}
 	for _, bad := range []TimeLimits{{Fixed: -1}, {Floor: 0, Factor: 2, Cap: time.Second},
-		{Floor: 2 * time.Second, Factor: 2, Cap: time.Second}, {Floor: 1, Factor: 0.5, Cap: 2}} {
+		{Floor: 2 * time.Second, Factor: 2, Cap: time.Second}, {Floor: 1, Factor: 0.5, Cap: 2},
+		{Clock: "cpus", Floor: 1, Factor: 2, Cap: 2}, {Clock: ClockCPU, Floor: 1, Factor: 2, Cap: 2, WallFactor: 0.5},
+		{Clock: ClockCPU, Floor: 1, Factor: 2, Cap: 2, WallFloor: -1}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
-	if d.Validate() != nil {
+	if d.Validate() != nil || DefaultWallTimeLimits().Validate() != nil {
 		t.Error("defaults invalid")
+	}
+}
+
+// TestTimeLimitsClock: CPU limits run with a wall-clock backstop and count
+// the reference's CPU time; wall limits count its wall time; limits read
+// from a manifest written before CPU limits are on the wall clock, and a
+// resume with CPU limits names the setting.
+func TestTimeLimitsClock(t *testing.T) {
+	cpu, wall := DefaultTimeLimits(), DefaultWallTimeLimits()
+	if got := cpu.Run(100 * time.Millisecond); got.CPU != 100*time.Millisecond || got.Timeout != DefaultWallFloor {
+		t.Errorf("cpu.Run(100ms) = %+v, want the CPU limit and the backstop floor", got)
+	}
+	if got := cpu.Run(time.Second); got.Timeout != 10*time.Second {
+		t.Errorf("cpu.Run(1s) = %+v, want a backstop of 10 s", got)
+	}
+	if got := wall.Run(time.Second); got.CPU != 0 || got.Timeout != time.Second {
+		t.Errorf("wall.Run(1s) = %+v", got)
+	}
+	ex := Execution{DurationMS: 300, CPUMS: 12}
+	if cpu.Reference(ex) != 12 || wall.Reference(ex) != 300 || cpu.Reference(Execution{DurationMS: 300}) != 300 {
+		t.Errorf("Reference: cpu %v, wall %v", cpu.Reference(ex), wall.Reference(ex))
+	}
+	var old TimeLimits
+	if err := json.Unmarshal([]byte(`{"floor":"250ms","factor":10,"cap":"10s"}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	if old != wall {
+		t.Errorf("old manifest's limits %+v, want %+v", old, wall)
+	}
+	var back TimeLimits
+	b, _ := json.Marshal(cpu)
+	if err := json.Unmarshal(b, &back); err != nil || back != cpu {
+		t.Errorf("round trip of %s: %+v, %v", b, back, err)
+	}
+	diff := DiffSettings(BuildSettings{Limits: old}, BuildSettings{Limits: cpu})
+	if !strings.Contains(strings.Join(diff, "; "), `time_limits.clock: manifest "wall", now "cpu"`) {
+		t.Errorf("diff %v does not name time_limits.clock", diff)
+	}
+	if d := DiffSettings(BuildSettings{Limits: old}, BuildSettings{Limits: wall}); len(d) != 0 {
+		t.Errorf("old manifest against wall limits: %v", d)
 	}
 }

@@ -46,6 +46,10 @@ type Execution struct {
 	// compared values, tracebacks), truncated by the executor.
 	Feedback   string  `json:"feedback"`
 	DurationMS float64 `json:"duration_ms"`
+	// CPUMS is the CPU time the run spent in the program's import and the
+	// tests (what a CPU limit counts), when the executor measures it; zero
+	// otherwise. Not stored in the corpus's rows.
+	CPUMS float64 `json:"cpu_ms,omitempty"`
 }
 
 // Solved reports whether every test passed.

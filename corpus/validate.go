@@ -13,8 +13,9 @@ import (
 type TaskCheck struct {
 	TaskID string `json:"task_id"`
 	// ReferenceMS is the median of the reference's runs (one cold run in
-	// a fresh worker does not set it); Limit the time limit that TimeLimits
-	// give the task from it.
+	// a fresh worker does not set it), on the clock of the limits (CPU or
+	// wall time, TimeLimits.Reference); Limit the time limit that
+	// TimeLimits give the task from it.
 	ReferenceMS float64       `json:"reference_ms"`
 	Limit       time.Duration `json:"limit"`
 	// Tests is the number of tests the reference's run collected.
@@ -54,7 +55,8 @@ type CheckOptions struct {
 func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (TaskCheck, error) {
 	c := TaskCheck{TaskID: task.ID, Statuses: map[Status]int{}}
 	runs := max(o.ReferenceRuns, 1)
-	measure := RunOptions{Timeout: o.Limits.Measure(), Coverage: o.Coverage}
+	measure := o.Limits.Measure()
+	measure.Coverage = o.Coverage
 	var times []float64
 	for i := 0; i < runs; i++ {
 		ex, err := RunWith(ctx, exec, task.Solution, task.Test, measure)
@@ -63,7 +65,7 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 		}
 		c.Runs++
 		c.Statuses[ex.Status]++
-		times = append(times, ex.DurationMS)
+		times = append(times, o.Limits.Reference(ex))
 		if i > 0 {
 			continue
 		}
@@ -84,7 +86,7 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 		c.Limit = o.Limits.For(time.Duration(c.ReferenceMS * float64(time.Millisecond)))
 	}
 	for r, root := range task.Roots {
-		ex, err := RunWith(ctx, exec, root, task.Test, RunOptions{Timeout: c.Limit})
+		ex, err := RunWith(ctx, exec, root, task.Test, o.Limits.Run(c.Limit))
 		if err != nil {
 			return c, fmt.Errorf("check task %s: run root %d: %w", task.ID, r, err)
 		}

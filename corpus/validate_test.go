@@ -39,7 +39,7 @@ func TestBuildCorpusInputChecks(t *testing.T) {
 	}
 	for _, s := range man.Shards {
 		for _, r := range s.Tasks {
-			if r.Skipped == "" && (r.Trees != 2 || r.LimitMS != float64(DefaultTimeoutFloor/time.Millisecond)) {
+			if r.Skipped == "" && (r.Trees != 2 || r.LimitMS != float64(DefaultTimeLimits().For(time.Duration(r.ReferenceMS*float64(time.Millisecond)))/time.Millisecond)) {
 				t.Errorf("task record %+v", r)
 			}
 		}

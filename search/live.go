@@ -20,9 +20,11 @@ type LiveOptions struct {
 	D         int // maximum depth (default 4)
 	// Proposer and Model name what proposed the edits, for the record.
 	Proposer, Model string
-	// Timeout is the time limit of every run (zero: the executor's own);
-	// the corpus build's limit of the task reproduces its verdicts.
-	Timeout time.Duration
+	// Timeout is the wall-clock limit of every run (zero: the executor's
+	// own) and CPULimit, when > 0, its CPU-time limit; the corpus build's
+	// limits of the task reproduce its verdicts.
+	Timeout  time.Duration
+	CPULimit time.Duration
 }
 
 // Live grows a tree as the search expands it, with the expansion step of
@@ -52,7 +54,7 @@ func NewLive(ctx context.Context, task *corpus.Task, root string, prop corpus.Pr
 		opts.TreeID = corpus.TreeID(task.ID, opts.RootIndex, root)
 	}
 	x := &corpus.Expander{Task: task, Proposer: prop, Executor: exec, TreeID: opts.TreeID,
-		K: opts.K, D: opts.D, Timeout: opts.Timeout}
+		K: opts.K, D: opts.D, Timeout: opts.Timeout, CPULimit: opts.CPULimit}
 	l := &Live{x: x, t: x.Header(opts.Proposer, opts.Model)}
 	n, err := x.Root(ctx, root)
 	if err != nil {

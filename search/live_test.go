@@ -50,7 +50,8 @@ func TestLiveReproducesCorpusTree(t *testing.T) {
 			t.Fatalf("no bundled task %s", id)
 		}
 		exec := corpus.NewCachedExecutor(pool)
-		check, err := corpus.CheckTask(ctx, exec, task, corpus.CheckOptions{Limits: corpus.DefaultTimeLimits(), Coverage: true})
+		limits := corpus.DefaultTimeLimits()
+		check, err := corpus.CheckTask(ctx, exec, task, corpus.CheckOptions{Limits: limits, Coverage: true})
 		if err != nil || !check.Valid() {
 			t.Fatalf("%s: check %+v, %v", id, check, err)
 		}
@@ -58,7 +59,8 @@ func TestLiveReproducesCorpusTree(t *testing.T) {
 		if err != nil || len(roots) == 0 {
 			t.Fatalf("%s: roots %d, %v", id, len(roots), err)
 		}
-		cfg := corpus.BuildConfig{K: k, D: d, Proposer: prop, Executor: exec, Timeout: check.Limit,
+		lim := limits.Run(check.Limit)
+		cfg := corpus.BuildConfig{K: k, D: d, Proposer: prop, Executor: exec, Timeout: lim.Timeout, CPULimit: lim.CPU,
 			ProposerName: "mutate", Model: "mutate"}
 		tree, err := corpus.BuildTree(ctx, cfg, task, 0, roots[0])
 		if err != nil {
@@ -71,7 +73,7 @@ func TestLiveReproducesCorpusTree(t *testing.T) {
 		for _, name := range policies {
 			want, werr := search.Run(ctx, replay, mustPolicy(t, name), search.Config{})
 			live, err := search.NewLive(ctx, task, roots[0], prop, exec, search.LiveOptions{K: k, D: d,
-				Timeout: check.Limit, Proposer: "mutate", Model: "mutate"})
+				Timeout: lim.Timeout, CPULimit: lim.CPU, Proposer: "mutate", Model: "mutate"})
 			if err != nil {
 				t.Fatal(err)
 			}

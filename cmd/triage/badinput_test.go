@@ -83,6 +83,7 @@ var badInputs = []badInputCase{
 	{"tasks validate --tasks {empty-tasks}", exitUsage, "no task"},
 	{"tasks validate --tasks bundled --workers -1", exitUsage, "--workers -1"},
 	{"tasks validate --tasks bundled --test-timeout -1s", exitUsage, "--test-timeout -1s"},
+	{"tasks validate --tasks bundled --test-timeout-clock sundial", exitUsage, `--test-timeout-clock "sundial"`},
 	{"tasks inject --tasks {tasks}", exitUsage, "--out is required"},
 	{"tasks inject --tasks {bad-lines} --out {out}", exitUsage, "{bad-lines}:2: bad JSON"},
 	{"tasks inject --tasks {tasks} --out {tasks}", exitUsage, "is the --tasks file"},
@@ -107,6 +108,9 @@ var badInputs = []badInputCase{
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-floor 0s", exitUsage, "--test-timeout-floor"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-floor 20s", exitUsage, "--test-timeout-floor"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout -1s", exitUsage, "--test-timeout -1s"},
+	{"corpus build --tasks {tasks} --out {out} --test-timeout-clock sundial", exitUsage, `--test-timeout-clock "sundial"`},
+	{"corpus build --tasks {tasks} --out {out} --test-timeout-wall-factor 0.5", exitUsage, "--test-timeout-floor/-factor/-cap/-wall-floor/-wall-factor"},
+	{"corpus build --tasks {tasks} --out {out} --test-timeout-clock wall --test-timeout-wall-floor 5s", exitUsage, "only with --test-timeout-clock cpu"},
 	{"corpus build --tasks {tasks} --out {out} --proposer openai --model m --base-url http://127.0.0.1:1/v1", exitFailure, "corpus build"},
 
 	// eval, tune, train, cv.
@@ -147,6 +151,7 @@ var badInputs = []badInputCase{
 	{"search --tasks {tasks} --budget 0", exitUsage, "--budget"},
 	{"search --tasks {tasks} --budget 100000000", exitUsage, "above the largest budget"},
 	{"search --tasks {tasks} --test-timeout -1s", exitUsage, "--test-timeout -1s"},
+	{"search --tasks {tasks} --test-timeout-clock sundial", exitUsage, `--test-timeout-clock "sundial"`},
 	{"search --tasks {tasks} --workers -1", exitUsage, "--workers -1"},
 	{"search --tasks {tasks} --method mcts", exitUsage, `--method "mcts"`},
 	{"search --tasks {tasks} --policy greedy", exitUsage, `--policy: unknown policy "greedy"`},

@@ -16,10 +16,11 @@ func init() { register("bench", newBenchSandboxCmd) }
 
 func newBenchSandboxCmd() *cobra.Command {
 	var (
-		runs    int
-		workers int
-		timeout time.Duration
-		limits  sandbox.LimitsPolicy
+		runs     int
+		workers  int
+		timeout  time.Duration
+		coverage bool
+		limits   sandbox.LimitsPolicy
 	)
 	c := &cobra.Command{
 		Use:   "sandbox",
@@ -27,7 +28,14 @@ func newBenchSandboxCmd() *cobra.Command {
 		Long: `sandbox runs the same (program, tests) pairs (reference solutions, single-edit
 mutants, crashing and non-importing programs; embedded) through the sandbox
 executor and through 'python3 -m pytest' one process per run, with the same
-concurrency, and compares every run's per-test verdicts. Progress goes to stderr.`,
+concurrency, and compares every run's per-test verdicts. It reports the CPU
+time per suite of each side and splits the executor's by phase: the workers'
+start-up, each run's fork and set-up, the program's import, collection, the
+test bodies, reporting, the worker's side of the runs, the reference
+collections, the re-check and the Go process (--json:
+executor_cpu_ms_per_suite_by_phase). --coverage runs the executor with
+per-test line coverage, as a corpus build does for programs that get
+proposals. Progress goes to stderr.`,
 		Example: `  triage bench sandbox
   triage bench sandbox --runs 40 --workers 2 --test-timeout 5s --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,6 +52,7 @@ concurrency, and compares every run's per-test verdicts. Progress goes to stderr
 			opts := sandbox.DefaultOptions()
 			opts.Timeout = timeout
 			opts.Limits = limits
+			opts.Coverage = coverage
 			res, err := sandbox.Bench(cmd.Context(), sandbox.BenchOptions{Runs: runs, Workers: nw, Pool: opts, Progress: os.Stderr})
 			if err != nil {
 				return fmt.Errorf("bench sandbox: %w", err)
@@ -58,6 +67,10 @@ concurrency, and compares every run's per-test verdicts. Progress goes to stderr
 			tw.Flush()
 			fmt.Fprintf(cmd.OutOrStdout(), "ratio %.1fx, verdict mismatches %d, workers %d\nprotections: %s\n",
 				res.Ratio, res.VerdictMismatches, res.Workers, strings.Join(res.Protections, " "))
+			fmt.Fprintf(cmd.OutOrStdout(), "CPU per suite: executor %.1f ms, pytest %.1f ms; the executor's by phase:\n", res.ExecutorCPUMSPerSuite, res.PytestCPUMSPerSuite)
+			for _, ph := range res.ExecutorPhases {
+				fmt.Fprintf(cmd.OutOrStdout(), "  %-15s %7.2f ms\n", ph.Phase, ph.MSPerSuite)
+			}
 			for _, m := range res.Mismatches {
 				fmt.Fprintln(cmd.OutOrStdout(), "mismatch:", m)
 			}
@@ -69,5 +82,6 @@ concurrency, and compares every run's per-test verdicts. Progress goes to stderr
 	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+workersZero)
 	c.Flags().DurationVar(&timeout, "test-timeout", sandbox.DefaultOptions().Timeout, "wall-clock limit of one test-suite run (> 0)")
 	deprecatedAlias(c, "timeout", "test-timeout")
+	c.Flags().BoolVar(&coverage, "coverage", false, "run the executor with per-test line coverage")
 	return c
 }

@@ -36,8 +36,7 @@ type corpusBuildFlags struct {
 	baseURL, model, apiKeyEnv    string
 	temperature                  float32
 	maxTokens, concurrency, n    int
-	timeout, floor, limitCap     time.Duration
-	factor                       float64
+	limitFlags                   timeLimitFlags
 	sandboxLimits                sandbox.LimitsPolicy
 }
 
@@ -65,7 +64,11 @@ runs slower as its trees start), at most --test-timeout-cap, so a mutant
 stuck in a loop costs a fraction of a second. --test-timeout gives every
 task one fixed limit instead. The limits, each task's limit, and every
 setting that changes verdicts are in the manifest; --resume with another
-value of any of them is refused (exit 2) with the setting named.
+value of any of them is refused (exit 2) with the setting named (a corpus
+built with wall-clock limits: time_limits.clock; resume it with
+--test-timeout-clock wall).
+
+` + timeLimitsHelp + `
 
 Up to 4 trees per sandbox worker grow at once, siblings concurrently, and
 shards are written off the critical path. The build ends with where the
@@ -111,10 +114,7 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
 	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
 	fl.IntVar(&f.n, "n", 1, "openai: completions per diagnose call")
-	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run for every task (0: adaptive, from each task's reference)")
-	fl.DurationVar(&f.floor, "test-timeout-floor", corpus.DefaultTimeoutFloor, "adaptive limit: the least limit of a task")
-	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultTimeoutFactor, "adaptive limit: this many times the reference's median run time")
-	fl.DurationVar(&f.limitCap, "test-timeout-cap", corpus.DefaultTimeoutCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
+	f.limitFlags.register(fl, true)
 	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
 	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
 	addSandboxLimitsFlag(c, &f.sandboxLimits)
@@ -181,12 +181,9 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if f.proposer != "mutate" && f.proposer != "openai" {
 		return badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
-	limits := corpus.TimeLimits{Fixed: f.timeout, Floor: f.floor, Factor: f.factor, Cap: f.limitCap}
-	if f.timeout < 0 {
-		return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.timeout)
-	}
-	if err := limits.Validate(); err != nil {
-		return badInput("--test-timeout-floor/-factor/-cap: %v", err)
+	limits, err := f.limitFlags.limits()
+	if err != nil {
+		return err
 	}
 	shard, err := corpus.ParseShard(f.shard, os.Getenv)
 	if err != nil {
@@ -234,7 +231,8 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	// limit is the cap.
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
-	sopts.Timeout = limits.Measure()
+	measure := limits.Measure()
+	sopts.Timeout, sopts.CPULimit = measure.Timeout, measure.CPU
 	sopts.Limits = f.sandboxLimits
 	cpu0 := sandbox.ProcessCPUSeconds()
 	pool, err := sandbox.New(sopts)

@@ -64,12 +64,35 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 		{"--test-timeout-factor", "3", "time_limits.factor"},
 		{"--test-timeout-cap", "20s", "time_limits.cap"},
 		{"--test-timeout", "2s", "time_limits.fixed"},
+		{"--test-timeout-wall-factor", "5", "time_limits.wall_factor"},
+		{"--test-timeout-clock", "wall", "time_limits.clock"},
 		{"--reference-runs", "1", "reference_runs"},
 	} {
 		code, err := runCLIErr(t, append(args, "--resume", c.flag, c.value)...)
 		if code != exitUsage || err == nil || !strings.Contains(err.Error(), c.name) {
 			t.Errorf("resume with %s %s: exit %d, %v; want %d naming %s", c.flag, c.value, code, err, exitUsage, c.name)
 		}
+	}
+	// A corpus built before CPU limits (no clock in its manifest: wall-clock
+	// limits) resumes only with --test-timeout-clock wall.
+	old := filepath.Join(dir, "old")
+	oldArgs := []string{"corpus", "build", "--tasks", tasks, "--k", "2", "--depth", "1", "--roots", "1", "--out", old, "--workers", "1", "--no-progress"}
+	if got := runCLI(t, append(oldArgs, "--test-timeout-clock", "wall")...); got != exitOK {
+		t.Fatalf("wall-clock build: exit %d", got)
+	}
+	mpath := filepath.Join(old, "manifest.json")
+	data, err := os.ReadFile(mpath)
+	if err != nil || !strings.Contains(string(data), `"clock": "wall",`) {
+		t.Fatalf("manifest: %v\n%s", err, data)
+	}
+	if err := os.WriteFile(mpath, []byte(strings.Replace(string(data), `"clock": "wall",`, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := runCLIErr(t, append(oldArgs, "--resume")...); code != exitUsage || err == nil || !strings.Contains(err.Error(), `time_limits.clock: manifest "wall", now "cpu"`) {
+		t.Errorf("resume of a wall-clock corpus with CPU limits: exit %d, %v; want %d naming time_limits.clock", code, err, exitUsage)
+	}
+	if got := runCLI(t, append(oldArgs, "--resume", "--test-timeout-clock", "wall")...); got != exitOK {
+		t.Errorf("resume of a wall-clock corpus with --test-timeout-clock wall: exit %d", got)
 	}
 	// --strict refuses a task file with a task that fails the input checks.
 	badRef := strings.Replace(task, `"task_id":"sq"`, `"task_id":"sq2"`, 1)

@@ -81,8 +81,12 @@ func printStats(w io.Writer, s *corpus.Stats) error {
 		fmt.Fprintf(tw, "  %s\t%d\n", k, s.Statuses[k])
 	}
 	if l := s.Limits; l != nil {
-		fmt.Fprintf(tw, "time limits\t%d tasks: limit %.0f / %.0f / %.0f ms (min / median / max), reference %.1f / %.1f / %.1f ms\n",
-			l.Tasks, l.LimitMS[0], l.LimitMS[1], l.LimitMS[2], l.ReferenceMS[0], l.ReferenceMS[1], l.ReferenceMS[2])
+		clock := "wall-clock time"
+		if l.Settings.CPU() {
+			clock = "CPU time"
+		}
+		fmt.Fprintf(tw, "time limits\t%d tasks, on %s: limit %.0f / %.0f / %.0f ms (min / median / max), reference %.1f / %.1f / %.1f ms\n",
+			l.Tasks, clock, l.LimitMS[0], l.LimitMS[1], l.LimitMS[2], l.ReferenceMS[0], l.ReferenceMS[1], l.ReferenceMS[2])
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -38,7 +38,8 @@ type searchFlags struct {
 	temperature, tsaprTemperature         float32
 	c, beta                               float64
 	seed                                  uint64
-	timeout                               time.Duration
+	limitFlags                            timeLimitFlags
+	limits                                corpus.TimeLimits
 	sandboxLimits                         sandbox.LimitsPolicy
 }
 
@@ -57,6 +58,8 @@ makes them (root i of a task is the same program as in a corpus built with the
 same --roots and --seed). Before searching, every task passes corpus build's
 input checks, and each gets corpus build's adaptive time limit (from its
 reference's run time) unless --test-timeout fixes one.
+
+` + timeLimitsHelp + `
 
 --method policy (the default) runs best-first search over the cross-program
 frontier of proposed edits with --policy (learned, or a baseline: random, bfs,
@@ -135,7 +138,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
-	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run (0: adaptive, per task from its reference's run time, as 'corpus build' sets it)")
+	f.limitFlags.register(fl, false)
 	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c
 }
@@ -145,7 +148,7 @@ type searchSetup struct {
 	tasks []corpus.Task
 	// limits holds each task's time limit (adaptive limits; empty with a
 	// fixed --test-timeout, which the pool applies).
-	limits   map[string]time.Duration
+	limits   map[string]corpus.RunOptions
 	runs     []searchRun
 	proposer string // mutate or openai
 	model    string
@@ -159,10 +162,10 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	if f.budget > maxBudget {
 		return badInput("--budget %d is above the largest budget, %d", f.budget, maxBudget)
 	}
-	if f.timeout < 0 {
-		return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.timeout)
-	}
 	var err error
+	if f.limits, err = f.limitFlags.limits(); err != nil {
+		return err
+	}
 	if f.workers, err = resolveWorkers(f.workers); err != nil {
 		return err
 	}
@@ -185,12 +188,9 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 
 	sopts := sandbox.DefaultOptions()
 	sopts.Workers = f.workers
-	adaptive := f.timeout == 0
-	if adaptive {
-		sopts.Timeout = corpus.DefaultTimeoutCap
-	} else {
-		sopts.Timeout = f.timeout
-	}
+	adaptive := f.limits.Fixed == 0
+	measure := f.limits.Measure()
+	sopts.Timeout, sopts.CPULimit = measure.Timeout, measure.CPU
 	// The mutate proposer localizes faults from per-test line coverage.
 	sopts.Coverage = setup.proposer == "mutate"
 	sopts.Limits = f.sandboxLimits
@@ -200,7 +200,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	}
 	defer pool.Close()
 	if adaptive {
-		if err := setup.adaptiveLimits(ctx, pool, f.workers, sopts.Coverage); err != nil {
+		if err := setup.adaptiveLimits(ctx, pool, f.limits, f.workers, sopts.Coverage); err != nil {
 			return err
 		}
 		tasks = setup.tasks
@@ -246,10 +246,10 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 // task's limit as corpus build does, so a looping edit costs a fraction of
 // a second and a live search reproduces the corpus tree's verdicts. Tasks
 // that fail the checks are left out with a warning.
-func (s *searchSetup) adaptiveLimits(ctx context.Context, exec corpus.Executor, workers int, coverage bool) error {
+func (s *searchSetup) adaptiveLimits(ctx context.Context, exec corpus.Executor, limits corpus.TimeLimits, workers int, coverage bool) error {
 	start := time.Now()
 	checks, err := corpus.CheckTasks(ctx, exec, s.tasks, corpus.CheckOptions{ReferenceRuns: corpus.DefaultReferenceRuns,
-		Limits: corpus.DefaultTimeLimits(), Coverage: coverage}, workers, nil)
+		Limits: limits, Coverage: coverage}, workers, nil)
 	if err != nil {
 		return fmt.Errorf("input checks: %w", err)
 	}
@@ -259,7 +259,7 @@ func (s *searchSetup) adaptiveLimits(ctx context.Context, exec corpus.Executor, 
 			slog.Warn("task left out: it fails the input checks", "task", c.TaskID, "reason", c.Reason())
 			continue
 		}
-		s.limits[c.TaskID] = c.Limit
+		s.limits[c.TaskID] = limits.Run(c.Limit)
 		kept = append(kept, s.tasks[i])
 	}
 	if len(kept) == 0 {
@@ -330,7 +330,7 @@ func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
 // The returned setup's release (when set) frees a learned scorer, also on
 // error.
 func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tasks []corpus.Task) (*searchSetup, error) {
-	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}, limits: map[string]time.Duration{}}
+	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}, limits: map[string]corpus.RunOptions{}}
 	var methods []string
 	for _, m := range strings.Split(f.methods, ",") {
 		if m = strings.TrimSpace(m); m == "" {

@@ -89,7 +89,7 @@ type policyRun struct {
 	seed            uint64
 	// limits are the tasks' adaptive time limits (zero for a task: the
 	// executor's own).
-	limits map[string]time.Duration
+	limits map[string]corpus.RunOptions
 }
 
 func (r *policyRun) name() string { return r.pol.Name() }
@@ -99,7 +99,7 @@ func (r *policyRun) search(ctx context.Context, task *corpus.Task, i int, root s
 	ctx = openai.WithMeter(ctx, meter)
 	out := searchRootResult{TreeID: corpus.TreeID(task.ID, i, root)}
 	live, err := search.NewLive(ctx, task, root, r.prop, exec, search.LiveOptions{TreeID: out.TreeID, K: r.k, D: r.depth,
-		Proposer: r.proposer, Model: r.model, Timeout: r.limits[task.ID]})
+		Proposer: r.proposer, Model: r.model, Timeout: r.limits[task.ID].Timeout, CPULimit: r.limits[task.ID].CPU})
 	if err != nil {
 		return out, nil, err
 	}

@@ -42,7 +42,7 @@ func newTasksValidateCmd() *cobra.Command {
 	var (
 		spec     string
 		workers  int
-		timeout  time.Duration
+		lf       timeLimitFlags
 		sbLimits sandbox.LimitsPolicy
 	)
 	c := &cobra.Command{
@@ -57,15 +57,17 @@ with file and line; the rest still load.
 
 Roots run under the task's adaptive time limit, from its reference's run
 time with the defaults of corpus build's --test-timeout-floor, -factor and
--cap, or under --test-timeout when given.
+-cap, or under --test-timeout when given, on --test-timeout-clock (CPU time
+by default, as in corpus build).
 
 Exit codes: 0 every task is valid, 1 some task is invalid or some line is
 malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		Example: `  triage tasks validate --tasks bundled
   triage tasks validate --tasks kodcode.jsonl --workers 4 --json > report.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if timeout < 0 {
-				return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", timeout)
+			limits, err := lf.limits()
+			if err != nil {
+				return err
 			}
 			nw, err := resolveWorkers(workers)
 			if err != nil {
@@ -81,11 +83,8 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			opts := sandbox.DefaultOptions()
 			opts.Workers = nw
 			opts.Limits = sbLimits
-			limits := corpus.DefaultTimeLimits()
-			if timeout > 0 {
-				limits = corpus.TimeLimits{Fixed: timeout}
-			}
-			opts.Timeout = limits.Measure()
+			measure := limits.Measure()
+			opts.Timeout, opts.CPULimit = measure.Timeout, measure.CPU
 			rep, err := validateTasks(cmd.Context(), tasks, bad, opts, limits)
 			if err != nil {
 				return err
@@ -106,7 +105,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
 	addSandboxLimitsFlag(c, &sbLimits)
 	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+workersZero)
-	c.Flags().DurationVar(&timeout, "test-timeout", 0, "one fixed wall-clock limit per run (0: adaptive, as in corpus build)")
+	lf.register(c.Flags(), false)
 	deprecatedAlias(c, "timeout", "test-timeout")
 	return c
 }

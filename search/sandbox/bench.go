@@ -95,6 +95,12 @@ type BenchResult struct {
 	CPUCapacitySuitesPerS float64               `json:"executor_cpu_capacity_suites_per_s"`
 	Statuses              map[corpus.Status]int `json:"executor_statuses"`
 	Protections           []string              `json:"protections"`
+	// ExecutorPhases splits ExecutorCPUMSPerSuite by phase: the workers'
+	// start-up, each run's child by phase (as the processes report their
+	// CPU clocks), the worker's own side of the runs, the reference
+	// collections, the re-check, this process, and what is left.
+	ExecutorPhases []PhaseCPU `json:"executor_cpu_ms_per_suite_by_phase"`
+	Coverage       bool       `json:"coverage"`
 }
 
 // Bench runs the same Runs (program, tests) pairs through a Pool and through
@@ -113,13 +119,15 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 		o.Workers = popts.Workers
 	}
 	popts.Workers = o.Workers
-	cpu0 := cpuSeconds()
+	popts.phases = true
+	cpu0, self0 := cpuSeconds(), selfCPUSeconds()
 	pool, err := New(popts)
 	if err != nil {
 		return BenchResult{}, err
 	}
 	defer pool.Close()
-	res := BenchResult{Runs: o.Runs, Workers: o.Workers, Protections: pool.Protections(), Statuses: map[corpus.Status]int{}}
+	res := BenchResult{Runs: o.Runs, Workers: o.Workers, Protections: pool.Protections(), Statuses: map[corpus.Status]int{},
+		Coverage: popts.Coverage}
 	pick := func(i int) Suite { return suites[i%len(suites)] }
 
 	ours := make([]corpus.Execution, o.Runs)
@@ -135,6 +143,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	}
 	cpu1 := cpuSeconds()
 	res.ExecutorCPUMSPerSuite = (cpu1 - cpu0) * 1000 / float64(o.Runs)
+	res.ExecutorPhases = perSuite(pool.phases.snapshot(), (selfCPUSeconds()-self0)*1000, (cpu1-cpu0)*1000, o.Runs)
 	if res.ExecutorCPUMSPerSuite > 0 {
 		res.CPUCapacitySuitesPerS = float64(runtime.NumCPU()) * 1000 / res.ExecutorCPUMSPerSuite
 	}
@@ -214,4 +223,107 @@ func cpuSeconds() float64 {
 		}
 	}
 	return total
+}
+
+// Phases of a suite's CPU time that Bench reports, in order.
+var benchPhases = []string{
+	"worker_startup", // starting the workers: importing and warming pytest, the new root, filters
+	"fork_setup",     // a run's child before the program: the fork's page copies, rlimits, uid, filters, static check
+	"import",         // the program's module code
+	"collection",     // collecting the test file, the program's import aside
+	"tests",          // the test functions' bodies (with coverage, its tracing)
+	"reporting",      // fixtures, pytest's reports, the signed result lines, session end
+	"worker_run",     // the worker's side of a run: files, the fork, waiting, checking the lines, clean-up
+	"reference_ids",  // collecting each test file with a stand-in program (once per file)
+	"recheck",        // the independent re-check of passing runs (child and worker)
+	"go",             // this process: the pool, the protocol, verdicts
+	"other",          // the rest of the total (processes a run left behind, rounding)
+}
+
+// cpuPhases accumulates a pool's CPU by phase, in ms (Options.phases).
+type cpuPhases struct {
+	mu sync.Mutex
+	ms map[string]float64
+}
+
+func (c *cpuPhases) addMS(kv ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ms == nil {
+		c.ms = map[string]float64{}
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		c.ms[kv[i].(string)] += kv[i+1].(float64)
+	}
+}
+
+// startup counts a worker's start-up CPU.
+func (c *cpuPhases) startup(hello wireResponse) {
+	total := 0.0
+	for _, ms := range hello.StartupCPUMS {
+		total += ms
+	}
+	c.addMS("worker_startup", total)
+}
+
+// add counts the CPU a response reports, by the request's kind.
+func (c *cpuPhases) add(kind string, resp wireResponse) {
+	switch kind {
+	case kindCollect:
+		c.addMS("reference_ids", resp.ChildCPUMS+resp.WorkerCPUMS)
+	case kindRecheck:
+		c.addMS("recheck", resp.SetupCPUMS+resp.CPUMS+resp.WorkerCPUMS)
+	default:
+		var ph map[string]float64
+		for _, ev := range resp.Events {
+			if ev.T == "done" {
+				ph = ev.Phases
+			}
+		}
+		rest := resp.CPUMS - ph["import"] - ph["collection"] - ph["tests"]
+		c.addMS("fork_setup", resp.SetupCPUMS, "import", ph["import"], "collection", ph["collection"],
+			"tests", ph["tests"], "reporting", max(rest, 0), "worker_run", resp.WorkerCPUMS)
+	}
+}
+
+// snapshot returns a copy of the totals.
+func (c *cpuPhases) snapshot() map[string]float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]float64, len(c.ms))
+	for k, v := range c.ms {
+		out[k] = v
+	}
+	return out
+}
+
+// selfCPUSeconds is the user+system CPU time of this process alone.
+func selfCPUSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// perSuite divides the phase totals by runs, with this process's CPU as
+// "go" and the part of total that no phase explains as "other".
+func perSuite(totals map[string]float64, goMS, totalMS float64, runs int) []PhaseCPU {
+	totals["go"] = goMS
+	sum := 0.0
+	for _, ms := range totals {
+		sum += ms
+	}
+	totals["other"] = totalMS - sum
+	out := make([]PhaseCPU, 0, len(benchPhases))
+	for _, name := range benchPhases {
+		out = append(out, PhaseCPU{Phase: name, MSPerSuite: totals[name] / float64(runs)})
+	}
+	return out
+}
+
+// PhaseCPU is the CPU of one phase, per suite.
+type PhaseCPU struct {
+	Phase      string  `json:"phase"`
+	MSPerSuite float64 `json:"ms_per_suite"`
 }

@@ -15,13 +15,16 @@
 // ptrace, bpf, mount, unshare/setns and namespace clones, keyctl, and more.
 //
 // For each run it writes solution.py and test_solution.py (plus pytest's own
-// assertion-rewritten pyc of the test file, cached per test-file hash) and
-// forks a child that drops to an unprivileged uid, sets rlimits (CPU, address
-// space, processes, file size, open files), refuses itself new signal
-// handlers, arms the audit hook, checks the program statically and continues
-// that Session: collection, the run loop and session finish, streaming one
-// HMAC-signed report line per test back. When the child ends (or the wall
-// limit passes) every other process of the namespace is killed. Verdicts are
+// assertion-rewritten pyc of the test file, cached per test-file hash),
+// checks the program statically and forks a child that drops to an
+// unprivileged uid, sets rlimits (CPU, address space, processes, file size,
+// open files), refuses itself new signal handlers, arms the audit hook and
+// continues that Session: collection, the run loop and session finish,
+// streaming one HMAC-signed report line per test back. The worker counts the
+// child's CPU time from a mark the child writes before collection and kills
+// it at the CPU limit (Options.CPULimit; README.md, "Time limits"). When
+// the child ends (or a limit is reached) every other process of the
+// namespace is killed. Verdicts are
 // pytest's own: only configuration and session start-up are shared, and
 // every run forks from the same clean state.
 //

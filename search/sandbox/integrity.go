@@ -238,7 +238,11 @@ func confirm(ex corpus.Execution, resp wireResponse, failed *corpus.Execution, o
 
 // notFinished is the Execution of a run whose re-check ran out of time.
 func notFinished(names []string, ms float64, o Options) corpus.Execution {
-	ex := failedExecution(corpus.StatusTimeout, fmt.Sprintf("TIMEOUT: passed under pytest, but the independent re-check did not finish within %v", o.Timeout), ms)
+	limit := o.Timeout.String()
+	if o.CPULimit > 0 {
+		limit = fmt.Sprintf("%v of CPU time (wall-clock backstop %v)", o.CPULimit, o.Timeout)
+	}
+	ex := failedExecution(corpus.StatusTimeout, "TIMEOUT: passed under pytest, but the independent re-check did not finish within "+limit, ms)
 	for _, n := range names {
 		ex.Tests = append(ex.Tests, corpus.TestResult{Name: testName(n), Message: "not run: timeout"})
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 	}
 	for _, cov := range []bool{false, true} {
 		start := time.Now()
-		ex, err := p.RunWith(ctx, popcountLoop, popcount.Test, corpus.RunOptions{Timeout: check.Limit, Coverage: cov})
+		ex, err := p.RunWith(ctx, popcountLoop, popcount.Test, withCoverage(limits.Run(check.Limit), cov))
 		took := time.Since(start)
 		if err != nil {
 			t.Fatal(err)
@@ -52,7 +53,7 @@ func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 			t.Errorf("coverage %v: status %s pass rate %v, want timeout", cov, ex.Status, ex.PassRate)
 		}
 		margin := outerGrace + time.Second
-		if took > check.Limit+margin {
+		if took > limits.Backstop(check.Limit)+margin {
 			t.Errorf("coverage %v: the looping mutant took %v, more than its limit %v plus the kill margin %v", cov, took, check.Limit, margin)
 		}
 		t.Logf("coverage %v: reference %.1f ms, limit %v, looping mutant returned %s after %v", cov, check.ReferenceMS, check.Limit, ex.Status, took.Round(time.Millisecond))
@@ -60,7 +61,7 @@ func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 	// The reference itself still passes under its limit, with and without
 	// coverage, and per-run coverage is what was asked for.
 	for _, cov := range []bool{false, true} {
-		ex, err := p.RunWith(ctx, popcount.Solution, popcount.Test, corpus.RunOptions{Timeout: check.Limit, Coverage: cov})
+		ex, err := p.RunWith(ctx, popcount.Solution, popcount.Test, withCoverage(limits.Run(check.Limit), cov))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,5 +71,67 @@ func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 		if got := ex.Tests[0].Lines != nil; got != cov {
 			t.Errorf("coverage %v: lines %v", cov, ex.Tests[0].Lines)
 		}
+	}
+}
+
+func withCoverage(o corpus.RunOptions, cov bool) corpus.RunOptions {
+	o.Coverage = cov
+	return o
+}
+
+// TestCPULimit: a CPU limit stops a loop in the tests, at import and in a
+// thread, with the count at or above the limit; a program that sleeps ends
+// at the wall-clock backstop having used little CPU; the reference passes
+// and reports its CPU time.
+func TestCPULimit(t *testing.T) {
+	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
+		t.Skip("no python")
+	}
+	p, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const limit = 200 * time.Millisecond
+	ro := corpus.RunOptions{CPU: limit, Timeout: 20 * time.Second}
+	spinImport := "while True:\n    pass\n" + popcount.Solution
+	spinThread := "import threading\n\ndef spin():\n    while True:\n        pass\n\n" +
+		"for _ in range(3):\n    threading.Thread(target=spin, daemon=True).start()\n\n" +
+		"def popcount(n):\n    import time\n    time.sleep(30)\n"
+	sleeper := "import time\n\ndef popcount(n):\n    time.sleep(30)\n"
+	cases := []struct {
+		name, program string
+		ro            corpus.RunOptions
+		status        corpus.Status
+		kind          string // what the feedback says
+	}{
+		{"reference", popcount.Solution, ro, corpus.StatusOK, ""},
+		{"loop in a test", popcountLoop, ro, corpus.StatusTimeout, "of CPU time"},
+		{"loop at import", spinImport, ro, corpus.StatusTimeout, "of CPU time"},
+		{"threads", spinThread, ro, corpus.StatusTimeout, "of CPU time"},
+		{"sleeps", sleeper, corpus.RunOptions{CPU: limit, Timeout: time.Second}, corpus.StatusTimeout, "wall-clock backstop"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ex, err := p.RunWith(context.Background(), tc.program, popcount.Test, tc.ro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ex.Status != tc.status {
+				t.Fatalf("status %s, want %s\n%s", ex.Status, tc.status, ex.Feedback)
+			}
+			if tc.kind != "" && !strings.Contains(ex.Feedback, tc.kind) {
+				t.Errorf("feedback %q does not say %q", firstLine(ex.Feedback), tc.kind)
+			}
+			switch {
+			case ex.CPUMS <= 0:
+				t.Errorf("cpu %.1f ms: want the run's CPU time", ex.CPUMS)
+			case tc.kind == "of CPU time" && ex.CPUMS < float64(limit.Milliseconds()):
+				t.Errorf("cpu %.1f ms: a CPU timeout below the limit %v", ex.CPUMS, limit)
+			case tc.status == corpus.StatusOK && ex.CPUMS >= float64(limit.Milliseconds()):
+				t.Errorf("cpu %.1f ms: a pass at or above the limit %v", ex.CPUMS, limit)
+			}
+			t.Logf("%s: %s, cpu %.1f ms, wall %.0f ms: %s", tc.name, ex.Status, ex.CPUMS, ex.DurationMS, firstLine(ex.Feedback))
+		})
 	}
 }

@@ -12,9 +12,20 @@ type Options struct {
 	Workers int
 	// Python is the interpreter that has pytest (default /usr/bin/python3).
 	Python string
-	// Timeout is the wall-clock limit of one run (default 10s). The CPU-time
-	// rlimit is the same number of seconds, rounded up.
+	// Timeout is the wall-clock limit of one run (default 10s): the limit
+	// itself, or, with CPULimit, the backstop for programs that sleep or
+	// block. Without CPULimit, the CPU-time rlimit is the same number of
+	// seconds, rounded up.
 	Timeout time.Duration
+	// CPULimit, when > 0, limits the CPU time of a run (all threads of the
+	// run's process and the children it waited for), counted from the
+	// moment the harness starts to collect the test file: the program's
+	// import, collection, the tests and their reports; not the harness's own
+	// set-up. The worker enforces it from outside the program (it reads the
+	// child's CPU clock and kills it), to the millisecond; the verdict is
+	// timeout whenever the count ends at or above the limit, so it does not
+	// depend on when the worker looked.
+	CPULimit time.Duration
 	// MemoryMB caps one run's address space (RLIMIT_AS) and, plus the work
 	// tmpfs and the worker's own share, the worker's memory cgroup (default 1024).
 	MemoryMB int
@@ -48,6 +59,8 @@ type Options struct {
 	// disabled switches single layers off, for the benchmarks that measure
 	// what each one costs (layer* names); never set outside this package.
 	disabled layerSet
+	// phases asks each run's child for its CPU by phase (Bench).
+	phases bool
 }
 
 // Layers that the package's benchmarks can switch off one at a time.

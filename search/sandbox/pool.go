@@ -44,6 +44,8 @@ type Pool struct {
 
 	expMu    sync.Mutex
 	expected map[[32]byte]expectation
+
+	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 }
 
 // slot is one worker position: its cgroup, work dir, uid and current process.
@@ -170,6 +172,9 @@ func (p *Pool) start(s *slot) error {
 		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
 	}
 	s.w = w
+	if p.opts.phases {
+		p.phases.startup(w.hello)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	first := len(p.protections) == 0
@@ -277,7 +282,7 @@ func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution
 	return p.run(ctx, program, tests, p.opts)
 }
 
-// RunWith is Run with this run's time limit (zero: the pool's) and
+// RunWith is Run with this run's time limits (zero: the pool's) and
 // coverage choice in place of the pool's; it implements
 // corpus.OptionsExecutor, so a corpus build gives each task its own limit
 // and collects coverage only where a proposer reads it.
@@ -285,6 +290,9 @@ func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.Run
 	o := p.opts
 	if ro.Timeout > 0 {
 		o.Timeout = ro.Timeout
+	}
+	if ro.CPU > 0 {
+		o.CPULimit = ro.CPU
 	}
 	o.Coverage = ro.Coverage
 	return p.run(ctx, program, tests, o)
@@ -344,21 +352,35 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 // request builds a request of the given kind with o's limits.
 func (p *Pool) request(kind, program, tests string, o Options) wireRequest {
 	return wireRequest{
-		ID:       p.nextID.Add(1),
-		Kind:     kind,
-		Program:  program,
-		Tests:    tests,
-		TimeoutS: o.Timeout.Seconds(),
-		Coverage: o.Coverage && kind == kindRun,
-		TextCap:  4 * o.FeedbackChars,
+		ID:        p.nextID.Add(1),
+		Kind:      kind,
+		Program:   program,
+		Tests:     tests,
+		TimeoutS:  o.Timeout.Seconds(),
+		CPULimitS: o.CPULimit.Seconds(),
+		Phases:    o.phases,
+		Coverage:  o.Coverage && kind == kindRun,
+		TextCap:   4 * o.FeedbackChars,
 		Limits: wireLimits{
-			CPUSeconds: int(math.Ceil(o.Timeout.Seconds())),
+			CPUSeconds: rlimitCPU(o),
 			ASBytes:    int64(o.MemoryMB) << 20,
 			NProc:      o.MaxProcs,
 			FSize:      o.OutputBytes,
 			NoFile:     256,
 		},
 	}
+}
+
+// rlimitCPU is the CPU-time rlimit of each process of a run, in whole
+// seconds: the wall limit rounded up, or with a CPU limit that limit rounded
+// up plus a second, so that the worker's own count (to the millisecond)
+// always decides the verdict and the rlimit stops only processes the run
+// left behind.
+func rlimitCPU(o Options) int {
+	if o.CPULimit > 0 {
+		return int(math.Ceil(o.CPULimit.Seconds())) + 1
+	}
+	return int(math.Ceil(o.Timeout.Seconds()))
 }
 
 // exchange sends req to the worker of slot s (starting it if needed). When
@@ -397,6 +419,9 @@ func (p *Pool) exchange(ctx context.Context, s *slot, req wireRequest, o Options
 		s.w.kill()
 		s.w = nil
 		return resp, nil, fmt.Errorf("sandbox worker: %s", resp.Error)
+	}
+	if p.opts.phases {
+		p.phases.add(req.Kind, resp)
 	}
 	return resp, nil, nil
 }

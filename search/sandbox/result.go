@@ -18,125 +18,166 @@ func testName(nodeid string) string {
 	return strings.TrimPrefix(nodeid, testFilePrefix)
 }
 
+// runEvents is what the events of a run's child say, read in order.
+type runEvents struct {
+	tamper       []string
+	collected    []string
+	haveCollect  bool
+	collectErrs  []wireEvent
+	internal     []string
+	done         *wireEvent
+	byName       map[string]wireEvent
+	order        []string // tests in the order of their reports
+	lastStarted  string
+	exitCode     int
+	hasExitEvent bool
+	outputLimit  bool
+}
+
+// readEvents sorts a run's events; two reports for one test are tampering.
+func readEvents(events []wireEvent) runEvents {
+	r := runEvents{byName: map[string]wireEvent{}, exitCode: -1}
+	for i := range events {
+		ev := events[i]
+		switch ev.T {
+		case "collected":
+			r.collected = ev.Names
+			r.haveCollect = true
+		case "collect_error":
+			r.collectErrs = append(r.collectErrs, ev)
+		case "test":
+			if _, ok := r.byName[ev.Name]; !ok {
+				r.order = append(r.order, ev.Name)
+			} else {
+				r.tamper = append(r.tamper, "two reports for "+testName(ev.Name))
+			}
+			r.byName[ev.Name] = ev
+			r.lastStarted = ev.Name
+		case "tamper":
+			r.tamper = append(r.tamper, ev.Why)
+		case "internal":
+			r.internal = append(r.internal, ev.Text)
+		case "done":
+			r.done = &events[i]
+			if ev.Exit != nil {
+				r.exitCode = *ev.Exit
+				r.hasExitEvent = true
+			}
+			r.outputLimit = ev.OutputLimit
+		}
+	}
+	return r
+}
+
+// names returns the run's tests: those pytest collected, or those it
+// reported when it did not finish collecting. A report of a test that was
+// not collected is tampering, added to r.tamper.
+func (r *runEvents) names() []string {
+	if !r.haveCollect {
+		return r.order
+	}
+	seen := map[string]bool{}
+	for _, n := range r.collected {
+		seen[n] = true
+	}
+	for _, n := range r.order {
+		if !seen[n] {
+			r.tamper = append(r.tamper, "a report for "+testName(n)+", which pytest did not collect")
+		}
+	}
+	return r.collected
+}
+
 // buildExecution turns a worker's response to a run into an Execution. exp
 // holds the test ids the test file collects without a program; a run whose
 // events show tampering (refusals of the audit hook, findings of the static
 // check, forged lines, reports of tests that were not collected, a
 // collection that differs from exp) gets StatusTamper.
 func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execution {
-	var (
-		tamper       []string
-		collected    []string
-		collectErrs  []wireEvent
-		internal     []string
-		done         *wireEvent
-		byName       = map[string]wireEvent{}
-		order        []string
-		outputLimit  bool
-		haveCollect  bool
-		lastStarted  string
-		exitCode     = -1
-		hasExitEvent bool
-	)
-	for i := range resp.Events {
-		ev := resp.Events[i]
-		switch ev.T {
-		case "collected":
-			collected = ev.Names
-			haveCollect = true
-		case "collect_error":
-			collectErrs = append(collectErrs, ev)
-		case "test":
-			if _, ok := byName[ev.Name]; !ok {
-				order = append(order, ev.Name)
-			} else {
-				tamper = append(tamper, "two reports for "+testName(ev.Name))
-			}
-			byName[ev.Name] = ev
-			lastStarted = ev.Name
-		case "tamper":
-			tamper = append(tamper, ev.Why)
-		case "internal":
-			internal = append(internal, ev.Text)
-		case "done":
-			done = &resp.Events[i]
-			if ev.Exit != nil {
-				exitCode = *ev.Exit
-				hasExitEvent = true
-			}
-			outputLimit = ev.OutputLimit
-		}
-	}
-	names := collected
-	if !haveCollect {
-		names = order
-	} else {
-		seen := map[string]bool{}
-		for _, n := range names {
-			seen[n] = true
-		}
-		for _, n := range order {
-			if !seen[n] {
-				tamper = append(tamper, "a report for "+testName(n)+", which pytest did not collect")
-			}
-		}
-	}
+	r := readEvents(resp.Events)
+	names := r.names()
 	if resp.Forged > 0 {
-		tamper = append(tamper, fmt.Sprintf("%d forged line(s) on the result channel (first: %q)", resp.Forged, clip(resp.ForgedSample, 120)))
+		r.tamper = append(r.tamper, fmt.Sprintf("%d forged line(s) on the result channel (first: %q)", resp.Forged, clip(resp.ForgedSample, 120)))
 	}
-	if exp.known && haveCollect && len(collectErrs) == 0 && !sameIDs(collected, exp.ids) {
-		tamper = append(tamper, "the collected tests differ from the test file's own collection: "+idDifference(collected, exp.ids))
+	if exp.known && r.haveCollect && len(r.collectErrs) == 0 && !sameIDs(r.collected, exp.ids) {
+		r.tamper = append(r.tamper, "the collected tests differ from the test file's own collection: "+idDifference(r.collected, exp.ids))
 	}
-	if len(tamper) > 0 {
+	if len(r.tamper) > 0 {
 		if exp.known {
 			names = exp.ids
 		}
-		return tamperExecution(names, tamper, resp.WallMS, o)
+		return tamperExecution(names, r.tamper, resp.WallMS, o)
 	}
-	var status corpus.Status
-	var head string
-	cpuLimit := resp.Signal != nil && syscall.Signal(*resp.Signal) == syscall.SIGXCPU
-	switch {
-	case cpuLimit:
-		status = corpus.StatusTimeout
-		head = fmt.Sprintf("TIMEOUT: the tests used more than %v of CPU time", o.Timeout)
-		if next := nextUnfinished(names, byName); next != "" {
-			head += fmt.Sprintf(" (running %s)", testName(next))
-		}
-	case resp.TimedOut:
-		status = corpus.StatusTimeout
-		head = fmt.Sprintf("TIMEOUT: the tests did not finish within %v", o.Timeout)
-		if next := nextUnfinished(names, byName); next != "" {
-			head += fmt.Sprintf(" (running %s)", testName(next))
-		}
-	case outputLimit || resp.Overflow:
-		status = corpus.StatusOutput
-		head = fmt.Sprintf("OUTPUT LIMIT: the program wrote more than %d bytes", o.OutputBytes)
-	case done == nil:
-		status = corpus.StatusCrash
-		head = "CRASH: the test process died " + describeExit(resp)
-		if !haveCollect {
-			head += " while importing the tests or solution.py"
-		} else if next := nextUnfinished(names, byName); next != "" {
-			head += " while running " + testName(next)
-		} else if lastStarted != "" {
-			head += " after " + testName(lastStarted)
-		}
-	case len(collectErrs) > 0:
-		status = corpus.StatusLoadError
-		head = "ERROR collecting test_solution.py (solution.py or the tests failed to import)"
-	case !hasExitEvent || (exitCode != 0 && exitCode != 1 && exitCode != 5):
-		status = corpus.StatusCrash
-		head = fmt.Sprintf("CRASH: pytest stopped early (exit code %d)", exitCode)
-		if len(internal) > 0 {
-			head += ": " + strings.Join(internal, "; ")
-		}
-	default:
-		status = corpus.StatusOK
-	}
-
-	ex := corpus.Execution{Status: status, Tests: make([]corpus.TestResult, 0, len(names)), DurationMS: resp.WallMS}
+	status, head := runStatus(resp, o, &r, names)
+	ex := corpus.Execution{Status: status, DurationMS: resp.WallMS, CPUMS: resp.CPUMS}
+	ex.Tests = testResults(names, r.byName, status, o.Coverage)
 	passed := 0
+	for _, tr := range ex.Tests {
+		if tr.Passed {
+			passed++
+		}
+	}
+	if len(ex.Tests) > 0 {
+		ex.PassRate = float64(passed) / float64(len(ex.Tests))
+		ex.FailedFrac = float64(len(ex.Tests)-passed) / float64(len(ex.Tests))
+	} else {
+		ex.FailedFrac = 1
+	}
+	ex.Feedback = truncateFeedback(feedback(head, r.collectErrs, names, r.byName, passed), o.FeedbackChars)
+	return ex
+}
+
+// limitText says which limit a run that timed out went over.
+func limitText(resp wireResponse, o Options) string {
+	if resp.TimeoutKind == "cpu" || (resp.TimeoutKind == "" && o.CPULimit > 0 && resp.CPUMS >= float64(o.CPULimit)/1e6) {
+		return fmt.Sprintf("the program's import and tests used more than %v of CPU time", o.CPULimit)
+	}
+	if o.CPULimit > 0 {
+		return fmt.Sprintf("the tests did not finish within the wall-clock backstop of %v (used %.0f ms of the %v CPU limit: sleeping or blocked)", o.Timeout, resp.CPUMS, o.CPULimit)
+	}
+	return fmt.Sprintf("the tests did not finish within %v", o.Timeout)
+}
+
+// runStatus decides the status of a run without tampering and the head
+// line of its feedback.
+func runStatus(resp wireResponse, o Options, r *runEvents, names []string) (corpus.Status, string) {
+	running := ""
+	if next := nextUnfinished(names, r.byName); next != "" {
+		running = fmt.Sprintf(" (running %s)", testName(next))
+	}
+	switch {
+	case resp.Signal != nil && syscall.Signal(*resp.Signal) == syscall.SIGXCPU:
+		return corpus.StatusTimeout, fmt.Sprintf("TIMEOUT: the tests used more than %d s of CPU time (a process's rlimit)", rlimitCPU(o)) + running
+	case resp.TimedOut:
+		return corpus.StatusTimeout, "TIMEOUT: " + limitText(resp, o) + running
+	case r.outputLimit || resp.Overflow:
+		return corpus.StatusOutput, fmt.Sprintf("OUTPUT LIMIT: the program wrote more than %d bytes", o.OutputBytes)
+	case r.done == nil:
+		head := "CRASH: the test process died " + describeExit(resp)
+		if !r.haveCollect {
+			head += " while importing the tests or solution.py"
+		} else if running != "" {
+			head += " while running " + testName(nextUnfinished(names, r.byName))
+		} else if r.lastStarted != "" {
+			head += " after " + testName(r.lastStarted)
+		}
+		return corpus.StatusCrash, head
+	case len(r.collectErrs) > 0:
+		return corpus.StatusLoadError, "ERROR collecting test_solution.py (solution.py or the tests failed to import)"
+	case !r.hasExitEvent || (r.exitCode != 0 && r.exitCode != 1 && r.exitCode != 5):
+		head := fmt.Sprintf("CRASH: pytest stopped early (exit code %d)", r.exitCode)
+		if len(r.internal) > 0 {
+			head += ": " + strings.Join(r.internal, "; ")
+		}
+		return corpus.StatusCrash, head
+	}
+	return corpus.StatusOK, ""
+}
+
+// testResults gives each test its verdict; a test passes only in a run of
+// status ok.
+func testResults(names []string, byName map[string]wireEvent, status corpus.Status, coverage bool) []corpus.TestResult {
+	out := make([]corpus.TestResult, 0, len(names))
 	for _, n := range names {
 		ev, ran := byName[n]
 		tr := corpus.TestResult{Name: testName(n)}
@@ -144,7 +185,7 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 			tr.Passed = ev.Passed && status == corpus.StatusOK
 			tr.DurationMS = ev.DurMS
 			tr.Message = ev.Msg
-			if o.Coverage {
+			if coverage {
 				tr.Lines = ev.Lines
 				if tr.Lines == nil {
 					tr.Lines = []int32{}
@@ -153,18 +194,14 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 		} else {
 			tr.Message = "not run: " + string(status)
 		}
-		if tr.Passed {
-			passed++
-		}
-		ex.Tests = append(ex.Tests, tr)
+		out = append(out, tr)
 	}
-	if len(ex.Tests) > 0 {
-		ex.PassRate = float64(passed) / float64(len(ex.Tests))
-		ex.FailedFrac = float64(len(ex.Tests)-passed) / float64(len(ex.Tests))
-	} else {
-		ex.FailedFrac = 1
-	}
+	return out
+}
 
+// feedback writes pytest-style text: the head line, collection errors, a
+// short summary of the failing tests, their tracebacks and the counts.
+func feedback(head string, collectErrs []wireEvent, names []string, byName map[string]wireEvent, passed int) string {
 	var b strings.Builder
 	if head != "" {
 		b.WriteString(head)
@@ -202,8 +239,7 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 	if len(names) > 0 {
 		fmt.Fprintf(&b, "%d passed, %d failed of %d tests\n", passed, len(names)-passed, len(names))
 	}
-	ex.Feedback = truncateFeedback(b.String(), o.FeedbackChars)
-	return ex
+	return b.String()
 }
 
 // nextUnfinished returns the first collected test that has no report.

@@ -46,14 +46,16 @@ const (
 
 // wireRequest is one request to a worker.
 type wireRequest struct {
-	ID       uint64     `json:"id"`
-	Kind     string     `json:"kind"`
-	Program  string     `json:"program"`
-	Tests    string     `json:"tests"`
-	TimeoutS float64    `json:"timeout_s"`
-	Coverage bool       `json:"coverage"`
-	TextCap  int        `json:"text_cap"`
-	Limits   wireLimits `json:"limits"`
+	ID        uint64     `json:"id"`
+	Kind      string     `json:"kind"`
+	Program   string     `json:"program"`
+	Tests     string     `json:"tests"`
+	TimeoutS  float64    `json:"timeout_s"`
+	CPULimitS float64    `json:"cpu_limit_s,omitempty"`
+	Phases    bool       `json:"phases,omitempty"` // the child reports its CPU by phase (benchmarks)
+	Coverage  bool       `json:"coverage"`
+	TextCap   int        `json:"text_cap"`
+	Limits    wireLimits `json:"limits"`
 }
 
 // wireEvent is one line the run's child streamed back.
@@ -70,6 +72,8 @@ type wireEvent struct {
 	Exit        *int     `json:"exit,omitempty"`
 	OutputLimit bool     `json:"output_limit,omitempty"`
 	Why         string   `json:"why,omitempty"` // tamper: what was refused or found
+	// Phases is the child's CPU by phase in ms (done; benchmarks only).
+	Phases map[string]float64 `json:"phases,omitempty"`
 }
 
 // wireRecheckReport is the one report of the re-check harness.
@@ -95,13 +99,18 @@ type wireResponse struct {
 	ID          uint64      `json:"id"`
 	Events      []wireEvent `json:"events"`
 	TimedOut    bool        `json:"timed_out"`
-	Overflow    bool        `json:"overflow"`
-	WallMS      float64     `json:"wall_ms"`
-	ChildCPUMS  float64     `json:"child_cpu_ms"`  // CPU of the run's child (not of processes it left)
-	WorkerCPUMS float64     `json:"worker_cpu_ms"` // CPU of the worker itself for this run
-	Signal      *int        `json:"signal,omitempty"`
-	Exit        *int        `json:"exit,omitempty"`
-	Error       string      `json:"error,omitempty"`
+	TimeoutKind string      `json:"timeout_kind,omitempty"` // "cpu" or "wall"
+	// CPUMS is the run's CPU counted against the CPU limit (from the
+	// child's start mark on); SetupCPUMS the child's CPU before the mark.
+	CPUMS       float64 `json:"cpu_ms"`
+	SetupCPUMS  float64 `json:"setup_cpu_ms"`
+	Overflow    bool    `json:"overflow"`
+	WallMS      float64 `json:"wall_ms"`
+	ChildCPUMS  float64 `json:"child_cpu_ms"`  // CPU of the run's child (not of processes it left)
+	WorkerCPUMS float64 `json:"worker_cpu_ms"` // CPU of the worker itself for this run
+	Signal      *int    `json:"signal,omitempty"`
+	Exit        *int    `json:"exit,omitempty"`
+	Error       string  `json:"error,omitempty"`
 	// Forged counts event lines whose signature did not check out;
 	// ForgedSample is the first of them.
 	Forged       int          `json:"forged,omitempty"`

@@ -135,12 +135,15 @@ class Collector:
         self.text_cap = 16000
         self.phases = {}
         self.lines = None
+        self.cpu = None  # CPU by phase (ns), when a benchmark asks
 
     def pytest_collectreport(self, report):
         if report.failed:
             self.emit({"t": "collect_error", "nodeid": report.nodeid, "text": report.longreprtext[: self.text_cap]})
 
     def pytest_collection_finish(self, session):
+        if self.cpu is not None:
+            self.cpu["collected"] = time.process_time_ns()
         self.emit({"t": "collected", "names": [it.nodeid for it in session.items]})
 
     def pytest_runtest_logreport(self, report):
@@ -246,8 +249,56 @@ def make_plugins(collector):
                 sys.settrace(None)
                 threading.settrace(None)
 
+    class Phases:
+        @pytest.hookimpl(hookwrapper=True)
+        def pytest_runtest_call(self, item):
+            cpu = collector.cpu
+            if cpu is None:
+                yield
+                return
+            t = time.process_time_ns()
+            try:
+                yield
+            finally:
+                cpu["tests"] += time.process_time_ns() - t
+
     COVERAGE_HOOK[:] = [Coverage.pytest_runtest_protocol]
-    return [collector, Coverage()]
+    return [collector, Coverage(), Phases()]
+
+
+def time_program_import(cpu):
+    """For benchmarks: count the CPU of executing solution.py's module code
+    (its import, during collection) in cpu["import"]."""
+    import importlib.machinery
+
+    class ImportTimer:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name != "solution":
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                inner = spec.loader.exec_module
+
+                def exec_module(module):
+                    t = time.process_time_ns()
+                    try:
+                        inner(module)
+                    finally:
+                        cpu["import"] += time.process_time_ns() - t
+
+                spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, ImportTimer)
+
+
+def phase_ms(cpu):
+    """The phases a benchmark reports, in ms, from the child's counters."""
+    start = cpu["start"]
+    collected = cpu.get("collected") or time.process_time_ns()
+    imp = cpu["import"]
+    return {"import": imp / 1e6, "collection": max(0, collected - start - imp) / 1e6, "tests": cpu["tests"] / 1e6}
 
 
 WARM_SOLUTION = '''
@@ -438,8 +489,22 @@ def confine_child(req, ctx):
         ctx["installer"].install(ctx["child_filter"])
 
 
-def child_main(req, wfd, key, ctx):
+def mark_start(mfd):
+    """Tell the worker how much CPU this child has used before any code of
+    the program or the test file runs: the CPU limit counts from here (the
+    harness's own set-up is not the program's). Written before that code
+    runs, on a pipe closed right after, so the program cannot change it."""
+    try:
+        os.write(mfd, struct.pack("<q", time.clock_gettime_ns(time.CLOCK_PROCESS_CPUTIME_ID)))
+        os.close(mfd)
+    except OSError:
+        pass
+
+
+def child_main(req, wfd, mfd, key, ctx):
+    marks = [time.process_time_ns()]
     confine_child(req, ctx)
+    marks.append(time.process_time_ns())
     config, session, collector = ctx["config"], ctx["session"], ctx["collector"]
     emit = make_emitter(wfd, key)
     collector.emit = emit
@@ -459,15 +524,28 @@ def child_main(req, wfd, key, ctx):
         install_stub_solution(emit)
         config.option.collectonly = True
     sys.audit("triage.sandbox.arm", lambda why: emit({"t": "tamper", "why": why}), "pytest")
-    if req.get("kind") != "collect":
+    marks.append(time.process_time_ns())
+    if req.get("kind") != "collect" and not req.get("static_done"):
         found = ctx["static"](req["program"])
+        marks.append(time.process_time_ns())
         if found:
             for why in found:
                 emit({"t": "tamper", "why": "static check: " + why})
             emit({"t": "done", "exit": 0, "output_limit": False})
             os._exit(0)
+    if req.get("phases"):
+        collector.cpu = {"import": 0, "tests": 0}
+        time_program_import(collector.cpu)
+    mark_start(mfd)
+    if collector.cpu is not None:
+        collector.cpu["start"] = time.process_time_ns()
     code = run_session(config, session, collector)
-    emit({"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])})
+    done = {"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])}
+    if collector.cpu is not None:
+        done["phases"] = phase_ms(collector.cpu)
+        done["setup"] = {k: (b - a) / 1e6 for k, a, b in zip(("confine", "arm", "static"), marks, marks[1:])}
+        done["setup"]["fork"] = marks[0] / 1e6
+    emit(done)
     os._exit(0)
 
 
@@ -626,74 +704,148 @@ def make_pyc_placer(config):
     return place, path
 
 
-def wait_child(pid, r, deadline, cap):
-    """Collect the child's pipe output until it exits or the deadline passes."""
-    pidfd = os.pidfd_open(pid)
-    buf = bytearray()
-    overflow = timed_out = False
-    status = None
-    child_cpu = 0.0
-    fds = [r, pidfd]
+def process_cpu_ns(pid):
+    """CPU time of every thread of process pid, from its CPU-time clock
+    (what clock_getcpuclockid gives; readable by the parent without /proc)."""
+    return time.clock_gettime_ns((~pid << 3) | 2)
+
+
+class Child:
+    """What wait_child saw of one run's child."""
+
+    def __init__(self, pid, r, mr):
+        self.pid, self.r, self.mr = pid, r, mr
+        self.buf = bytearray()
+        self.overflow = False
+        self.timeout = ""  # "wall" or "cpu" when the run hit a limit
+        self.status = None
+        self.child_cpu_ns = 0  # the child's whole CPU, when it was reaped here
+        self.start_ns = None  # the child's CPU at its start mark
+        self.cpu_ns = 0  # CPU counted against the limit: from the start mark on
+        self.mark = b""
+        self.minflt = 0  # the child's page faults (copies of the worker's pages, mostly)
+
+
+def read_mark(c):
+    data = os.read(c.mr, 8 - len(c.mark))
+    c.mark += data
+    if not data or len(c.mark) == 8:
+        if len(c.mark) == 8:
+            (c.start_ns,) = struct.unpack("<q", c.mark)
+        return True
+    return False
+
+
+def wait_child(c, deadline, cap, cpu_limit_ns):
+    """Collect the child's pipe output until it exits or goes over a limit:
+    the wall-clock deadline, or cpu_limit_ns of CPU time (all its threads)
+    counted from its start mark. The CPU limit is enforced here, outside the
+    program: the worker sleeps for the budget left (a thread's CPU time
+    grows no faster than wall time), then reads the child's CPU clock again."""
+    pidfd = os.pidfd_open(c.pid)
+    fds = [c.r, pidfd, c.mr]
     while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            timed_out = True
+        wait = deadline - time.monotonic()
+        if wait <= 0:
+            c.timeout = "wall"
             break
+        if cpu_limit_ns and c.start_ns is not None:
+            try:
+                used = process_cpu_ns(c.pid) - c.start_ns
+            except OSError:
+                used = 0
+            if used >= cpu_limit_ns:
+                c.timeout, c.cpu_ns = "cpu", used
+                break
+            wait = min(wait, max((cpu_limit_ns - used) / 1e9, 0.001))
         try:
-            ready, _, _ = select.select(fds, [], [], remaining)
+            ready, _, _ = select.select(fds, [], [], wait)
         except InterruptedError:
             continue
-        if r in ready:
-            data = os.read(r, 1 << 16)
+        if c.mr in ready and read_mark(c):
+            fds.remove(c.mr)
+        if c.r in ready:
+            data = os.read(c.r, 1 << 16)
             if not data:
-                fds.remove(r)
-            elif len(buf) < cap:
-                buf += data
+                fds.remove(c.r)
+            elif len(c.buf) < cap:
+                c.buf += data
             else:
-                overflow = True
+                c.overflow = True
         if pidfd in ready:
-            _, status, ru = os.wait4(pid, 0)
-            child_cpu = ru.ru_utime + ru.ru_stime
+            _, c.status, ru = os.wait4(c.pid, 0)
+            c.child_cpu_ns = int(round((ru.ru_utime + ru.ru_stime) * 1e9))
+            c.minflt = ru.ru_minflt
             break
-    if timed_out:
+    if c.timeout:
+        if c.timeout == "wall" and c.start_ns is not None:
+            try:
+                c.cpu_ns = process_cpu_ns(c.pid) - c.start_ns
+            except OSError:
+                pass
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(c.pid, signal.SIGKILL)
         except OSError:
             pass
-    if r in fds:
-        os.set_blocking(r, False)
-        while len(buf) < cap:
+    if c.mr in fds:
+        os.set_blocking(c.mr, False)
+        try:
+            read_mark(c)
+        except OSError:
+            pass
+    if c.r in fds:
+        os.set_blocking(c.r, False)
+        while len(c.buf) < cap:
             try:
-                data = os.read(r, 1 << 16)
+                data = os.read(c.r, 1 << 16)
             except BlockingIOError:
                 break
             if not data:
                 break
-            buf += data
+            c.buf += data
     os.close(pidfd)
-    return buf, overflow, timed_out, status, child_cpu
+    if c.status is not None and c.start_ns is not None:
+        # Reaped: its rusage (with the children it waited for) is the final
+        # count. Over the limit is a timeout however close the poll came.
+        c.cpu_ns = max(0, c.child_cpu_ns - c.start_ns)
+        if cpu_limit_ns and c.cpu_ns >= cpu_limit_ns:
+            c.timeout = "cpu"
+    return c
 
 
 def fork_child(target):
+    """Fork a run's child: target(w, mw) gets the write ends of the result
+    pipe and of the start-mark pipe."""
     r, w = os.pipe()
+    mr, mw = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(r)
+        os.close(mr)
         try:
-            target(w)
+            target(w, mw)
         finally:
             os._exit(70)
     os.close(w)
-    return pid, r
+    os.close(mw)
+    return Child(pid, r, mr)
 
 
-def finish(resp, pid, r, status, t0, tp0, child_cpu):
+def finish(resp, c, t0, tp0):
     resp["wall_ms"] = (time.monotonic() - t0) * 1000.0
-    kill_rest(pid)
+    kill_rest(c.pid)
+    status = c.status
     if status is None:
         status = 9  # killed by us (timeout)
-    os.close(r)
-    resp["child_cpu_ms"] = child_cpu * 1000.0
+    os.close(c.r)
+    os.close(c.mr)
+    resp["timed_out"] = bool(c.timeout)
+    resp["timeout_kind"] = c.timeout
+    resp["child_cpu_ms"] = c.child_cpu_ns / 1e6
+    resp["cpu_ms"] = c.cpu_ns / 1e6
+    resp["child_minflt"] = c.minflt
+    if c.start_ns is not None:
+        resp["setup_cpu_ms"] = c.start_ns / 1e6
     tp1 = os.times()
     resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0
     if os.WIFSIGNALED(status):
@@ -713,8 +865,13 @@ def finish_without_child(resp, t0, tp0):
     return resp
 
 
+def cpu_limit_ns(req):
+    return int(float(req.get("cpu_limit_s") or 0) * 1e9)
+
+
 def run_one(req, ctx):
     """A pytest run (kind run or collect)."""
+    t0, tp0 = time.monotonic(), os.times()
     clear_workdir()
     files = [("test_solution.py", "tests")]
     if req.get("kind") != "collect":
@@ -725,18 +882,30 @@ def run_one(req, ctx):
         os.chmod(os.path.join(WORK, name), 0o644)
     ctx["place_pyc"](req["tests"])
     key = os.urandom(32)
-    t0, tp0 = time.monotonic(), os.times()
-    pid, r = fork_child(lambda w: child_main(req, w, key, ctx))
-    buf, overflow, timed_out, status, child_cpu = wait_child(pid, r, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES)
-    events, forged, sample = verify_lines(buf, key)
-    resp = {"id": req.get("id"), "events": events, "timed_out": timed_out, "overflow": overflow}
+    if req.get("kind") != "collect":
+        # The static check reads the program's text only: done here, it
+        # costs the child no copies of the worker's pages, and a finding
+        # needs no child at all. Should it fail, the child does it.
+        try:
+            found = ctx["static"](req["program"])
+            req["static_done"] = True
+        except Exception:  # noqa: BLE001 - the child's check reports it
+            found = []
+        if found:
+            events = [{"t": "tamper", "why": "static check: " + why} for why in found]
+            events.append({"t": "done", "exit": 0, "output_limit": False})
+            return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False}, t0, tp0)
+    c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx))
+    wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit_ns(req))
+    events, forged, sample = verify_lines(c.buf, key)
+    resp = {"id": req.get("id"), "events": events, "overflow": c.overflow}
     if forged:
         resp["forged"] = forged
         resp["forged_sample"] = sample
-    return finish(resp, pid, r, status, t0, tp0, child_cpu)
+    return finish(resp, c, t0, tp0)
 
 
-def recheck_child(req, w, key, code, ctx):
+def recheck_child(req, w, mw, key, code, ctx):
     confine_child(req, ctx)
     sys.path.insert(0, WORK)
 
@@ -746,6 +915,7 @@ def recheck_child(req, w, key, code, ctx):
         _write(w, _pack(">I", len(body) + 32) + mac + body)
 
     sys.audit("triage.sandbox.arm", tamper, "recheck")
+    mark_start(mw)
     ctx["recheck"](code, os.path.join(WORK, "test_solution.py"), WORK, key, w)
     os._exit(0)
 
@@ -812,12 +982,12 @@ def recheck_one(req, ctx):
         body = {"n": 0, "verdicts": "", "first": "", "unsupported": "", "tamper": "", "load_error": "%s: %s" % (type(e).__name__, e)}
         return finish_without_child({"id": req.get("id"), "events": [], "timed_out": False, "overflow": False,
                                      "recheck": {"reports": [body], "tamper": [], "forged": 0}}, t0, tp0)
-    pid, r = fork_child(lambda w: recheck_child(req, w, key, code, ctx))
-    buf, overflow, timed_out, status, child_cpu = wait_child(pid, r, t0 + float(req["timeout_s"]), MAX_RECHECK_BYTES)
-    reports, tampers, forged = read_recheck(buf, key)
-    resp = {"id": req.get("id"), "events": [], "timed_out": timed_out, "overflow": overflow,
-            "recheck": {"reports": reports, "tamper": tampers, "forged": forged + (1 if overflow else 0)}}
-    return finish(resp, pid, r, status, t0, tp0, child_cpu)
+    c = fork_child(lambda w, mw: recheck_child(req, w, mw, key, code, ctx))
+    wait_child(c, t0 + float(req["timeout_s"]), MAX_RECHECK_BYTES, cpu_limit_ns(req))
+    reports, tampers, forged = read_recheck(c.buf, key)
+    resp = {"id": req.get("id"), "events": [], "overflow": c.overflow,
+            "recheck": {"reports": reports, "tamper": tampers, "forged": forged + (1 if c.overflow else 0)}}
+    return finish(resp, c, t0, tp0)
 
 
 def private_modules(names, snapshot):
