@@ -41,6 +41,7 @@ type taskLine struct {
 	Roots      []string `json:"roots"`
 	Split      string   `json:"split"`
 	Category   string   `json:"category"`
+	Source     string   `json:"source"`
 }
 
 // LoadTasks reads a task JSONL file. See ReadTasks.
@@ -124,6 +125,7 @@ func parseTaskLine(line []byte) (Task, error) {
 	t := Task{
 		Question: w.Question, Solution: w.Solution, Test: w.Test,
 		EntryPoint: w.EntryPoint, Roots: w.Roots, Split: w.Split, Category: w.Category,
+		Source: strings.TrimSpace(w.Source),
 	}
 	switch {
 	case w.TaskID != nil:

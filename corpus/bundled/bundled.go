@@ -24,8 +24,9 @@ const Name = "bundled"
 // JSONL returns the embedded task file.
 func JSONL() []byte { return bytes.Clone(tasksJSONL) }
 
-// Tasks parses the embedded task file. A malformed line is an error here:
-// the file ships with the binary and a test keeps it valid.
+// Tasks parses the embedded task file; each task's source is Name. A
+// malformed line is an error here: the file ships with the binary and a
+// test keeps it valid.
 func Tasks() ([]corpus.Task, error) {
 	tasks, bad, err := corpus.ReadTasks(bytes.NewReader(tasksJSONL), "bundled:tasks.jsonl")
 	if err != nil {
@@ -33,6 +34,9 @@ func Tasks() ([]corpus.Task, error) {
 	}
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("embedded task set is corrupt: %w", bad[0])
+	}
+	for i := range tasks {
+		tasks[i].Source = Name
 	}
 	return tasks, nil
 }
