@@ -22,6 +22,8 @@ type Task struct {
 	// Source names the task set the task comes from ("bundled", "mbpp",
 	// ...), so tools can group trees by it; "" reads as SourceUnknown.
 	Source string `json:"source,omitempty"`
+	// License is the licence of a task taken from a dataset ("CC-BY-4.0").
+	License string `json:"license,omitempty"`
 }
 
 // SourceUnknown is the source of a task whose file names none.

@@ -10,7 +10,6 @@ package bundled
 import (
 	"bytes"
 	_ "embed"
-	"fmt"
 
 	"triage/corpus"
 )
@@ -28,12 +27,9 @@ func JSONL() []byte { return bytes.Clone(tasksJSONL) }
 // malformed line is an error here: the file ships with the binary and a
 // test keeps it valid.
 func Tasks() ([]corpus.Task, error) {
-	tasks, bad, err := corpus.ReadTasks(bytes.NewReader(tasksJSONL), "bundled:tasks.jsonl")
+	tasks, err := corpus.ReadEmbeddedTasks(tasksJSONL, "bundled:tasks.jsonl")
 	if err != nil {
 		return nil, err
-	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("embedded task set is corrupt: %w", bad[0])
 	}
 	for i := range tasks {
 		tasks[i].Source = Name
