@@ -91,6 +91,13 @@ func folderSource(dir string) string {
 	return src
 }
 
+// hasSourceColumn reports whether a shard has the source column (shards
+// written before it was added do not).
+func hasSourceColumn(pf *parquet.File) bool {
+	_, ok := pf.Schema().Lookup("source")
+	return ok
+}
+
 // shardSources maps each shard of the corpus folders to its folder's
 // folderSource (the first folder that lists it).
 func shardSources(dirs []string) (map[string]string, error) {
@@ -220,9 +227,9 @@ func ScanProjected(path string, fn func([]ProjectedRow) error) error {
 
 // ScanTrees calls fn once per tree with all of that tree's whole rows, over
 // the union of the corpus folders: a tree id seen in an earlier file is
-// skipped, so overlapping shard folders count each tree once. Rows without
-// a source get their folder's (folderSource). The rows passed to fn are not
-// reused.
+// skipped, so overlapping shard folders count each tree once. The rows of a
+// shard written before the source column get their folder's source
+// (folderSource). The rows passed to fn are not reused.
 func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 	files, err := ListShards(dirs...)
 	if err != nil {
@@ -236,6 +243,7 @@ func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 	for _, path := range files {
 		var inFile []string
 		err := withShard(path, func(pf *parquet.File) error {
+			old := !hasSourceColumn(pf)
 			return groupTrees(pf, path, wholeBatch, func(r *NodeRow) string { return r.TreeID },
 				func(_ int64, rows []NodeRow) error {
 					if seen[rows[0].TreeID] {
@@ -244,7 +252,7 @@ func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 					inFile = append(inFile, rows[0].TreeID)
 					rows = slices.Clone(rows)
 					for i := range rows {
-						if rows[i].Source == "" {
+						if old {
 							rows[i].Source = sources[path]
 						}
 					}

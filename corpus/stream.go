@@ -163,9 +163,6 @@ func (r *TreeReader) start(path string) {
 		defer r.wg.Done()
 		defer close(fs.out)
 		emit := func(it fileItem) error {
-			if it.tree != nil && it.tree.Source == "" {
-				it.tree.Source = src // a shard written before the source column
-			}
 			select {
 			case fs.out <- it:
 				return nil
@@ -173,7 +170,7 @@ func (r *TreeReader) start(path string) {
 				return errReaderClosed
 			}
 		}
-		if err := decodeFile(path, r.opts, emit); err != nil && !errors.Is(err, errReaderClosed) {
+		if err := decodeFile(path, src, r.opts, emit); err != nil && !errors.Is(err, errReaderClosed) {
 			_ = emit(fileItem{err: err})
 		}
 	}()
@@ -182,9 +179,21 @@ func (r *TreeReader) start(path string) {
 // decodeFile emits every tree of one shard file in file order: the kept
 // ones decoded to opts.Columns, the others as bare ids. The non-text
 // columns are read first; the text of a kept tree is then read for its
-// rows alone.
-func decodeFile(path string, opts ReadOptions, emit func(fileItem) error) error {
-	return withShard(path, func(pf *parquet.File) error { return decodeTrees(pf, path, opts, emit) })
+// rows alone. The trees of a shard written before the source column get
+// source src.
+func decodeFile(path, src string, opts ReadOptions, emit func(fileItem) error) error {
+	return withShard(path, func(pf *parquet.File) error {
+		if !hasSourceColumn(pf) {
+			inner := emit
+			emit = func(it fileItem) error {
+				if it.tree != nil {
+					it.tree.Source = src
+				}
+				return inner(it)
+			}
+		}
+		return decodeTrees(pf, path, opts, emit)
+	})
 }
 
 // decodeTrees is decodeFile on the opened file.
