@@ -43,7 +43,7 @@ type Expander struct {
 // Header returns the tree's header (no nodes yet) with the names of the
 // proposer and model recorded in every row.
 func (x *Expander) Header(proposer, model string) *Tree {
-	return &Tree{ID: x.TreeID, TaskID: x.Task.ID, Split: splitOf(x.Task), K: x.K, D: x.D, Proposer: proposer, Model: model}
+	return &Tree{ID: x.TreeID, TaskID: x.Task.ID, Split: splitOf(x.Task), Source: SourceOf(x.Task), K: x.K, D: x.D, Proposer: proposer, Model: model}
 }
 
 // Expandable reports whether n gets a proposal and children: it is unsolved,

@@ -40,6 +40,7 @@ type replayRow struct {
 	TaskID     string `parquet:"task_id,dict"`
 	TreeID     string `parquet:"tree_id,dict"`
 	Split      string `parquet:"split,dict"`
+	Source     string `parquet:"source,dict"`
 	K          int32  `parquet:"k"`
 	DepthLimit int32  `parquet:"depth_limit"`
 	TreeNodes  int32  `parquet:"tree_nodes"`
@@ -100,7 +101,7 @@ type scorerTextEditRow struct {
 // nodeRow widens a replay row to a NodeRow (text columns empty), so that
 // TreeFromRows checks and builds projected trees like whole ones.
 func (r *replayRow) nodeRow() NodeRow {
-	n := NodeRow{TaskID: r.TaskID, TreeID: r.TreeID, Split: r.Split, K: r.K, DepthLimit: r.DepthLimit,
+	n := NodeRow{TaskID: r.TaskID, TreeID: r.TreeID, Split: r.Split, Source: r.Source, K: r.K, DepthLimit: r.DepthLimit,
 		TreeNodes: r.TreeNodes, Proposer: r.Proposer, Model: r.Model,
 		NodeID: r.NodeID, ParentID: r.ParentID, EdgeID: r.EdgeID, Depth: r.Depth,
 		Status: r.Status, PassRate: r.PassRate, FailedFrac: r.FailedFrac,

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -60,6 +61,59 @@ func ListShards(dirs ...string) ([]string, error) {
 			if !seen[abs] {
 				seen[abs] = true
 				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// folderSource is the source of the trees of a corpus folder whose rows
+// name none (shards written before the source column): the task set its
+// manifests name, when they all name one set by name ("bundled", "mbpp"),
+// not by a file path; SourceUnknown otherwise.
+func folderSource(dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "manifest*.json"))
+	src := ""
+	for _, f := range files {
+		m, err := ReadManifest(f)
+		if err != nil {
+			continue
+		}
+		s := m.Settings.TasksSource
+		if s == "" || strings.ContainsAny(s, `/\.`) || (src != "" && s != src) {
+			return SourceUnknown
+		}
+		src = s
+	}
+	if src == "" {
+		return SourceUnknown
+	}
+	return src
+}
+
+// hasSourceColumn reports whether a shard has the source column (shards
+// written before it was added do not).
+func hasSourceColumn(pf *parquet.File) bool {
+	_, ok := pf.Schema().Lookup("source")
+	return ok
+}
+
+// shardSources maps each shard of the corpus folders to its folder's
+// folderSource (the first folder that lists it).
+func shardSources(dirs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, d := range dirs {
+		files, err := ListShards(d)
+		if err != nil {
+			return nil, err
+		}
+		src := ""
+		for _, f := range files {
+			if _, ok := out[f]; !ok {
+				if src == "" {
+					src = folderSource(d)
+				}
+				out[f] = src
 			}
 		}
 	}
@@ -173,10 +227,15 @@ func ScanProjected(path string, fn func([]ProjectedRow) error) error {
 
 // ScanTrees calls fn once per tree with all of that tree's whole rows, over
 // the union of the corpus folders: a tree id seen in an earlier file is
-// skipped, so overlapping shard folders count each tree once. The rows
-// passed to fn are not reused.
+// skipped, so overlapping shard folders count each tree once. The rows of a
+// shard written before the source column get their folder's source
+// (folderSource). The rows passed to fn are not reused.
 func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 	files, err := ListShards(dirs...)
+	if err != nil {
+		return err
+	}
+	sources, err := shardSources(dirs)
 	if err != nil {
 		return err
 	}
@@ -184,13 +243,20 @@ func ScanTrees(dirs []string, fn func(rows []NodeRow) error) error {
 	for _, path := range files {
 		var inFile []string
 		err := withShard(path, func(pf *parquet.File) error {
+			old := !hasSourceColumn(pf)
 			return groupTrees(pf, path, wholeBatch, func(r *NodeRow) string { return r.TreeID },
 				func(_ int64, rows []NodeRow) error {
 					if seen[rows[0].TreeID] {
 						return nil
 					}
 					inFile = append(inFile, rows[0].TreeID)
-					return fn(slices.Clone(rows))
+					rows = slices.Clone(rows)
+					for i := range rows {
+						if old {
+							rows[i].Source = sources[path]
+						}
+					}
+					return fn(rows)
 				})
 		})
 		if err != nil {

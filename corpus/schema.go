@@ -16,6 +16,7 @@ type NodeRow struct {
 	TaskID     string `parquet:"task_id,dict"`
 	TreeID     string `parquet:"tree_id,dict"`
 	Split      string `parquet:"split,dict"`
+	Source     string `parquet:"source,dict"`
 	RootIndex  int32  `parquet:"root_index"`
 	K          int32  `parquet:"k"`
 	DepthLimit int32  `parquet:"depth_limit"`
@@ -78,7 +79,7 @@ func TreeRows(t *Tree, rootIndex int) []NodeRow {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		r := NodeRow{
-			TaskID: t.TaskID, TreeID: t.ID, Split: t.Split, RootIndex: int32(rootIndex),
+			TaskID: t.TaskID, TreeID: t.ID, Split: t.Split, Source: t.Source, RootIndex: int32(rootIndex),
 			K: int32(t.K), DepthLimit: int32(t.D), TreeNodes: int32(len(t.Nodes)),
 			Proposer: t.Proposer, Model: t.Model,
 			NodeID: int32(n.ID), ParentID: int32(n.Parent), EdgeID: int32(n.ViaEdge), Depth: int32(n.Depth),
@@ -124,7 +125,7 @@ func TreeFromRows(rows []NodeRow) (*Tree, error) {
 		sorted[i] = &rows[i]
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].NodeID < sorted[j].NodeID })
-	t := &Tree{ID: f.TreeID, TaskID: f.TaskID, Split: f.Split, K: int(f.K), D: int(f.DepthLimit),
+	t := &Tree{ID: f.TreeID, TaskID: f.TaskID, Split: f.Split, Source: f.Source, K: int(f.K), D: int(f.DepthLimit),
 		Proposer: f.Proposer, Model: f.Model, Nodes: make([]Node, len(rows))}
 	nEdges := 0
 	for _, r := range sorted {

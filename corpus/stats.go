@@ -10,7 +10,7 @@ import (
 	"strconv"
 )
 
-// SplitStats counts tasks and trees of one split.
+// SplitStats counts tasks and trees of one split (or of one source).
 type SplitStats struct {
 	Tasks       int `json:"tasks"`
 	Trees       int `json:"trees"`
@@ -31,6 +31,8 @@ type Stats struct {
 	SolvedTrees  int                    `json:"solved_trees"`
 	SolvedFrac   float64                `json:"solved_fraction"`
 	Splits       map[string]*SplitStats `json:"splits"`
+	// Sources counts the same per task source (Tree.Source).
+	Sources map[string]*SplitStats `json:"sources"`
 	// SolveDepth counts trees by the depth of their shallowest fix (the
 	// solve distance from the root; "0" = the root passes), plus "unsolved".
 	SolveDepth map[string]int `json:"solve_depth_histogram"`
@@ -70,7 +72,7 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stats{Splits: map[string]*SplitStats{}, SolveDepth: map[string]int{}, EdgeT: map[string]int{},
+	s := &Stats{Splits: map[string]*SplitStats{}, Sources: map[string]*SplitStats{}, SolveDepth: map[string]int{}, EdgeT: map[string]int{},
 		Statuses: map[string]int{}, Shards: len(files)}
 	for _, f := range files {
 		info, err := InspectShard(f)
@@ -85,8 +87,8 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		return nil, err
 	}
 	defer r.Close()
-	tasks := map[string]string{}
-	taskSplitSeen := map[string]bool{}
+	tasks := map[string]bool{}
+	groupTaskSeen := map[string]bool{}
 	var passSum float64
 	for {
 		t, err := r.Next()
@@ -96,20 +98,9 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		if err != nil {
 			return nil, fmt.Errorf("corpus stats: %w", err)
 		}
-		sp := s.Splits[t.Split]
-		if sp == nil {
-			sp = &SplitStats{}
-			s.Splits[t.Split] = sp
-		}
-		if _, ok := tasks[t.TaskID]; !ok {
-			tasks[t.TaskID] = t.Split
-		}
-		if key := t.Split + "\x00" + t.TaskID; !taskSplitSeen[key] {
-			taskSplitSeen[key] = true
-			sp.Tasks++
-		}
-		sp.Trees++
-		sp.Nodes += len(t.Nodes)
+		tasks[t.TaskID] = true
+		sp := countGroup(s.Splits, groupTaskSeen, "split", t.Split, t)
+		src := countGroup(s.Sources, groupTaskSeen, "source", t.Source, t)
 		s.Trees++
 		s.Nodes += len(t.Nodes)
 		fix := -1
@@ -143,6 +134,7 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		if fix >= 0 {
 			s.SolvedTrees++
 			sp.SolvedTrees++
+			src.SolvedTrees++
 			s.SolveDepth[strconv.Itoa(fix)]++
 		} else {
 			s.SolveDepth["unsolved"]++
@@ -163,6 +155,23 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		return nil, fmt.Errorf("corpus stats: %w", err)
 	}
 	return s, nil
+}
+
+// countGroup counts tree t (its task once) in groups[name], a split or a
+// source (kind keeps their task counts apart), and returns the group.
+func countGroup(groups map[string]*SplitStats, taskSeen map[string]bool, kind, name string, t *Tree) *SplitStats {
+	g := groups[name]
+	if g == nil {
+		g = &SplitStats{}
+		groups[name] = g
+	}
+	if k := kind + "\x00" + name + "\x00" + t.TaskID; !taskSeen[k] {
+		taskSeen[k] = true
+		g.Tasks++
+	}
+	g.Trees++
+	g.Nodes += len(t.Nodes)
+	return g
 }
 
 // nodeTextBytes counts n's text as rowTextBytes counts its row's.

@@ -44,15 +44,16 @@ const (
 // files are decoded in background goroutines, at most ReadOptions.Files at
 // a time. A TreeReader is for one goroutine; Close it when done.
 type TreeReader struct {
-	opts  ReadOptions
-	files []string
-	next  int           // index of the next file to start decoding
-	queue []*fileStream // files being decoded, in file order
-	seen  map[string]bool
-	done  chan struct{}
-	wg    sync.WaitGroup
-	err   error
-	once  sync.Once
+	opts    ReadOptions
+	files   []string
+	sources map[string]string // shard -> source of its rows that name none
+	next    int               // index of the next file to start decoding
+	queue   []*fileStream     // files being decoded, in file order
+	seen    map[string]bool
+	done    chan struct{}
+	wg      sync.WaitGroup
+	err     error
+	once    sync.Once
 }
 
 // fileStream is one shard file being decoded: its trees arrive on out,
@@ -85,10 +86,14 @@ func OpenTrees(dirs []string, opts ReadOptions) (*TreeReader, error) {
 	if err != nil {
 		return nil, err
 	}
+	sources, err := shardSources(dirs)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Files <= 0 {
 		opts.Files = 1
 	}
-	return &TreeReader{opts: opts, files: files, seen: map[string]bool{}, done: make(chan struct{})}, nil
+	return &TreeReader{opts: opts, files: files, sources: sources, seen: map[string]bool{}, done: make(chan struct{})}, nil
 }
 
 // Columns returns the projection the reader decodes.
@@ -152,6 +157,7 @@ func (r *TreeReader) Close() error {
 func (r *TreeReader) start(path string) {
 	fs := &fileStream{out: make(chan fileItem, treesAhead)}
 	r.queue = append(r.queue, fs)
+	src := r.sources[path]
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -164,7 +170,7 @@ func (r *TreeReader) start(path string) {
 				return errReaderClosed
 			}
 		}
-		if err := decodeFile(path, r.opts, emit); err != nil && !errors.Is(err, errReaderClosed) {
+		if err := decodeFile(path, src, r.opts, emit); err != nil && !errors.Is(err, errReaderClosed) {
 			_ = emit(fileItem{err: err})
 		}
 	}()
@@ -173,9 +179,21 @@ func (r *TreeReader) start(path string) {
 // decodeFile emits every tree of one shard file in file order: the kept
 // ones decoded to opts.Columns, the others as bare ids. The non-text
 // columns are read first; the text of a kept tree is then read for its
-// rows alone.
-func decodeFile(path string, opts ReadOptions, emit func(fileItem) error) error {
-	return withShard(path, func(pf *parquet.File) error { return decodeTrees(pf, path, opts, emit) })
+// rows alone. The trees of a shard written before the source column get
+// source src.
+func decodeFile(path, src string, opts ReadOptions, emit func(fileItem) error) error {
+	return withShard(path, func(pf *parquet.File) error {
+		if !hasSourceColumn(pf) {
+			inner := emit
+			emit = func(it fileItem) error {
+				if it.tree != nil {
+					it.tree.Source = src
+				}
+				return inner(it)
+			}
+		}
+		return decodeTrees(pf, path, opts, emit)
+	})
 }
 
 // decodeTrees is decodeFile on the opened file.

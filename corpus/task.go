@@ -19,4 +19,20 @@ type Task struct {
 	Roots      []string `json:"roots,omitempty"`
 	Split      string   `json:"split,omitempty"`
 	Category   string   `json:"category,omitempty"`
+	// Source names the task set the task comes from ("bundled", "mbpp",
+	// ...), so tools can group trees by it; "" reads as SourceUnknown.
+	Source string `json:"source,omitempty"`
+	// License is the licence of a task taken from a dataset ("CC-BY-4.0").
+	License string `json:"license,omitempty"`
+}
+
+// SourceUnknown is the source of a task whose file names none.
+const SourceUnknown = "unknown"
+
+// SourceOf returns the task's source, or SourceUnknown when it names none.
+func SourceOf(task *Task) string {
+	if task.Source != "" {
+		return task.Source
+	}
+	return SourceUnknown
 }

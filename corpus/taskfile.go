@@ -41,6 +41,8 @@ type taskLine struct {
 	Roots      []string `json:"roots"`
 	Split      string   `json:"split"`
 	Category   string   `json:"category"`
+	Source     string   `json:"source"`
+	License    string   `json:"license"`
 }
 
 // LoadTasks reads a task JSONL file. See ReadTasks.
@@ -91,6 +93,20 @@ func ReadTasks(r io.Reader, name string) ([]Task, []TaskLineError, error) {
 	}
 }
 
+// ReadEmbeddedTasks parses a task file that ships with the binary (name
+// labels errors). Unlike ReadTasks, a malformed line is an error: a test
+// keeps such a file valid.
+func ReadEmbeddedTasks(data []byte, name string) ([]Task, error) {
+	tasks, bad, err := ReadTasks(bytes.NewReader(data), name)
+	if err != nil {
+		return nil, err
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("embedded task set is corrupt: %w", bad[0])
+	}
+	return tasks, nil
+}
+
 // readLine returns the next line without its newline; tooLong reports a line
 // over maxTaskLine, whose bytes are discarded.
 func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
@@ -124,6 +140,7 @@ func parseTaskLine(line []byte) (Task, error) {
 	t := Task{
 		Question: w.Question, Solution: w.Solution, Test: w.Test,
 		EntryPoint: w.EntryPoint, Roots: w.Roots, Split: w.Split, Category: w.Category,
+		Source: strings.TrimSpace(w.Source), License: w.License,
 	}
 	switch {
 	case w.TaskID != nil:

@@ -60,9 +60,12 @@ func (n *Node) Solved() bool { return n.Exec.Solved() }
 // Tree is one repair tree grown from one root program of one task. It is
 // read-only once built and shared between concurrent replays.
 type Tree struct {
-	ID       string `json:"tree_id"`
-	TaskID   string `json:"task_id"`
-	Split    string `json:"split"`
+	ID     string `json:"tree_id"`
+	TaskID string `json:"task_id"`
+	Split  string `json:"split"`
+	// Source is the task set of the tree's task (SourceOf). Readers fill
+	// it for shards written before the source column (see folderSource).
+	Source   string `json:"source"`
 	K        int    `json:"k"`
 	D        int    `json:"depth"`
 	Proposer string `json:"proposer"`

@@ -20,11 +20,11 @@ func newCorpusStatsCmd() *cobra.Command {
 		Short: "Summarize a corpus: trees, nodes, splits, fixes, solve distances, tokens",
 		Long: `Stats reads the Parquet shards of one or more corpus folders (their union:
 each tree id once) and prints trees, nodes and tasks per split, the fraction
-of trees with a fix, the histogram of the shallowest fix's depth, the edge
+of trees with a fix, the same per task source (bundled, mbpp, ...), the histogram of the shallowest fix's depth, the edge
 label histogram, mean nodes per root, output tokens, mean pass rate, edit
 count and bytes on disk; from the manifests, the tasks the build left out,
 the per-task time limits and where the build's time went. --json prints the same as one object (keys include
-trees, nodes, solved_trees, splits, time, skipped_tasks, time_limits).`,
+trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`,
 		Example: `  triage corpus stats out/demo/corpus
   triage corpus stats out/slice-0 out/slice-1 --json | jq .time`,
 		Args: corpusFolderArgs,
@@ -59,15 +59,8 @@ func printStats(w io.Writer, s *corpus.Stats) error {
 	}
 	fmt.Fprintf(tw, "output tokens\t%d\t(propose %d, revise %d)%s\n", s.OutputTokens, s.ProposeTokens, s.ReviseTokens, est)
 	fmt.Fprintf(tw, "failed proposals / revisions\t%d / %d\n", s.ProposeFailed, s.ReviseFailed)
-	splits := make([]string, 0, len(s.Splits))
-	for k := range s.Splits {
-		splits = append(splits, k)
-	}
-	sort.Strings(splits)
-	for _, k := range splits {
-		sp := s.Splits[k]
-		fmt.Fprintf(tw, "split %s\t%d tasks, %d trees, %d nodes, %d solved\n", k, sp.Tasks, sp.Trees, sp.Nodes, sp.SolvedTrees)
-	}
+	printGroups(tw, "split", s.Splits)
+	printGroups(tw, "source", s.Sources)
 	fmt.Fprintln(tw, "shallowest fix depth:")
 	for _, k := range corpus.SortedKeys(s.SolveDepth) {
 		fmt.Fprintf(tw, "  %s\t%d\n", k, s.SolveDepth[k])
@@ -96,6 +89,19 @@ func printStats(w io.Writer, s *corpus.Stats) error {
 		printBreakdown(w, "build time (from the manifests)", s.Time)
 	}
 	return nil
+}
+
+// printGroups prints one line per split or source, by name.
+func printGroups(w io.Writer, kind string, groups map[string]*corpus.SplitStats) {
+	names := make([]string, 0, len(groups))
+	for k := range groups {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		g := groups[k]
+		fmt.Fprintf(w, "%s %s\t%d tasks, %d trees, %d nodes, %d solved\n", kind, k, g.Tasks, g.Trees, g.Nodes, g.SolvedTrees)
+	}
 }
 
 // printSkipped lists the tasks a build left out.

@@ -10,13 +10,21 @@ import (
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/mbpp"
 )
+
+// builtinTaskSets are the task sets embedded in the binary, by the word
+// that names them in place of a file.
+var builtinTaskSets = map[string]func() ([]corpus.Task, error){
+	bundled.Name: bundled.Tasks,
+	mbpp.Name:    mbpp.Tasks,
+}
 
 // skipBadLinesUsage is the help of every --skip-bad-lines flag.
 const skipBadLinesUsage = "use the valid tasks of a file with malformed lines instead of refusing it (exit 2)"
 
-// loadTaskSpec loads tasks from a JSONL path, or the embedded set when spec
-// is "bundled". Malformed lines are logged with file and line; unless
+// loadTaskSpec loads tasks from a JSONL path, or an embedded set when spec
+// is "bundled" or "mbpp". Malformed lines are logged with file and line; unless
 // skipBadLines, a file with one is bad input (exit 2) naming the first.
 // A missing file, or a file with no valid task, is bad input too.
 func loadTaskSpec(spec string, skipBadLines bool) ([]corpus.Task, error) {
@@ -60,10 +68,10 @@ func samePath(a, b string) bool {
 // malformed lines themselves.
 func loadTaskSpecLines(spec string) ([]corpus.Task, []corpus.TaskLineError, error) {
 	if spec == "" {
-		return nil, nil, badInput("--tasks is required: a JSONL file or %q", bundled.Name)
+		return nil, nil, badInput("--tasks is required: a JSONL file, %q or %q", bundled.Name, mbpp.Name)
 	}
-	if spec == bundled.Name {
-		tasks, err := bundled.Tasks()
+	if load, ok := builtinTaskSets[spec]; ok {
+		tasks, err := load()
 		return tasks, nil, err
 	}
 	tasks, bad, err := corpus.LoadTasks(spec)

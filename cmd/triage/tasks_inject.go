@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
-	"triage/corpus/bundled"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
@@ -85,7 +84,7 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	if f.workers, err = resolveWorkers(f.workers); err != nil {
 		return err
 	}
-	if f.tasks != bundled.Name && f.tasks != "" && samePath(f.tasks, f.out) {
+	if _, builtin := builtinTaskSets[f.tasks]; !builtin && f.tasks != "" && samePath(f.tasks, f.out) {
 		return badInput("--out %s is the --tasks file: write the tasks with roots to a new file", f.out)
 	}
 	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)

@@ -12,7 +12,6 @@ package bundled
 import (
 	"bytes"
 	_ "embed"
-	"fmt"
 
 	"triage/corpus"
 )
@@ -26,15 +25,16 @@ const Name = "bundled"
 // JSONL returns the embedded task file.
 func JSONL() []byte { return bytes.Clone(tasksJSONL) }
 
-// Tasks parses the embedded task file. A malformed line is an error here:
-// the file ships with the binary and a test keeps it valid.
+// Tasks parses the embedded task file; each task's source is Name. A
+// malformed line is an error here: the file ships with the binary and a
+// test keeps it valid.
 func Tasks() ([]corpus.Task, error) {
-	tasks, bad, err := corpus.ReadTasks(bytes.NewReader(tasksJSONL), "bundled:tasks.jsonl")
+	tasks, err := corpus.ReadEmbeddedTasks(tasksJSONL, "bundled:tasks.jsonl")
 	if err != nil {
 		return nil, err
 	}
-	if len(bad) > 0 {
-		return nil, fmt.Errorf("embedded task set is corrupt: %w", bad[0])
+	for i := range tasks {
+		tasks[i].Source = Name
 	}
 	return tasks, nil
 }

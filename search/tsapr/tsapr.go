@@ -248,7 +248,7 @@ func Search(ctx context.Context, chat Chat, exec corpus.Executor, task *corpus.T
 	if split == "" {
 		split = corpus.SplitFor(task.ID)
 	}
-	s.t = &corpus.Tree{ID: opts.TreeID, TaskID: task.ID, Split: split, K: opts.MaxExpansion, D: opts.Budget,
+	s.t = &corpus.Tree{ID: opts.TreeID, TaskID: task.ID, Split: split, Source: corpus.SourceOf(task), K: opts.MaxExpansion, D: opts.Budget,
 		Proposer: opts.Proposer, Model: opts.ModelName}
 	err := s.run(ctx, root)
 	return s.finish(), err

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"triage/corpus"
+	"triage/search/sandbox"
+)
+
+func init() { register("tasks", newTasksConvertCmd) }
+
+// newTasksConvertCmd parses flags and calls corpus.ReadMBPP and
+// corpus.ConvertMBPP, which hold the conversion.
+func newTasksConvertCmd() *cobra.Command {
+	var from, in, out string
+	var workers int
+	var sbLimits sandbox.LimitsPolicy
+	c := &cobra.Command{
+		Use:   "convert",
+		Short: "Convert a public task set (MBPP) into the task format, keeping what the sandbox confirms",
+		Long: `convert reads MBPP's mbpp.jsonl (--from mbpp) and writes a task file: one
+task per MBPP task (id mbpp_NNN, MBPP's own split: 1–10 and 601–974 train,
+511–600 val, 11–510 test; source mbpp, license CC-BY-4.0), its test file one
+pytest function per assert, test_setup_code kept, line endings normalised.
+Challenge asserts are kept where the reference passes them; then every task
+goes through the checks 'tasks validate' runs, and a task that fails them is
+left out and listed with the reason. A malformed line is bad input (exit 2,
+naming the line). An input whose sha256 is not the verified original's is
+converted with a warning. docs/tasks.md says where the file comes from.`,
+		Example: `  triage tasks convert --from mbpp --in mbpp.jsonl --out corpus/mbpp/tasks.jsonl
+  triage tasks convert --from mbpp --in mbpp.jsonl --out out/mbpp-tasks.jsonl --workers 2 --json > report.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case from != corpus.MBPPSource:
+				return badInput("--from %q: the only converter is %q", from, corpus.MBPPSource)
+			case in == "" || out == "":
+				return badInput("--in and --out are required")
+			case samePath(in, out):
+				return badInput("--out %s is the --in file", out)
+			}
+			nw, err := resolveWorkers(workers)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(in)
+			if err != nil {
+				return &usageError{err}
+			}
+			defer f.Close()
+			h := sha256.New()
+			problems, err := corpus.ReadMBPP(io.TeeReader(f, h))
+			if err != nil {
+				return badInput("%s: %v", in, err)
+			}
+			if _, err := io.Copy(h, f); err != nil {
+				return fmt.Errorf("read %s: %w", in, err)
+			}
+			if sum := hex.EncodeToString(h.Sum(nil)); sum != corpus.MBPPSHA256 {
+				slog.Warn("input is not the verified original mbpp.jsonl", "sha256", sum, "want", corpus.MBPPSHA256)
+			}
+			opts := sandbox.DefaultOptions()
+			opts.Workers = nw
+			opts.Limits = sbLimits
+			pool, err := sandbox.New(opts)
+			if err != nil {
+				return fmt.Errorf("start sandbox: %w", err)
+			}
+			defer pool.Close()
+			progress := func(done, total int) {
+				if done%100 == 0 || done == total {
+					slog.Info("checking", "tasks", done, "of", total)
+				}
+			}
+			tasks, rep, err := corpus.ConvertMBPP(cmd.Context(), corpus.NewCachedExecutor(pool), problems,
+				corpus.MBPPOptions{Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), Progress: progress})
+			if err != nil {
+				return err
+			}
+			if err := writeTasksFile(out, tasks); err != nil {
+				return err
+			}
+			if flagJSON {
+				return printJSON(cmd.OutOrStdout(), rep)
+			}
+			w := cmd.OutOrStdout()
+			for _, d := range rep.Dropped {
+				fmt.Fprintf(w, "left out %s: %s\n", d.TaskID, d.Reason)
+			}
+			for _, d := range rep.ChallengesDropped {
+				fmt.Fprintf(w, "challenge assert left out %s %s: %s\n", d.TaskID, d.Test, d.Reason)
+			}
+			fmt.Fprintf(w, "%d rows, %d tasks written to %s (train %d, val %d, test %d), %d left out; %d tests, %d of %d challenge asserts kept\n",
+				rep.Rows, rep.Tasks, out, rep.Splits[corpus.SplitTrain], rep.Splits[corpus.SplitVal], rep.Splits[corpus.SplitTest],
+				len(rep.Dropped), rep.Tests, rep.ChallengesKept, rep.Challenges)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp"`)
+	c.Flags().StringVar(&in, "in", "", "the task set's file (mbpp.jsonl)")
+	c.Flags().StringVar(&out, "out", "", "output task file (JSONL)")
+	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+workersZero)
+	addSandboxLimitsFlag(c, &sbLimits)
+	return c
+}
