@@ -101,6 +101,8 @@ def make(api):
     unittest_TestResult = api["unittest_TestResult"]
     dup, dup2, close, fdopen, lseek = api["dup"], api["dup2"], api["close"], api["fdopen"], api["lseek"]
 
+    compare = api["compare"]
+    approx_types = api["approx_types"]
     IGNORED = api["ignored_attributes"]
     SCOPES = {"session": 0, "package": 1, "module": 2, "class": 3, "function": 4}
 
@@ -1087,6 +1089,11 @@ def make(api):
             mod = ModuleType("test_solution")
             mod.__file__ = test_path
             mod.__builtins__ = builtins_copy
+            lies = []
+            check, assertion = compare["make_checker"](lies.append, approx_types, lambda co: b_id(co) in codes,
+                                                       (unittest_TestCase,))
+            checks = {compare["CHECK"]: check, compare["ASSERT"]: assertion}
+            mod.__dict__.update(checks)
             items = []
             try:
                 b_exec(code, mod.__dict__)
@@ -1097,6 +1104,9 @@ def make(api):
             except BaseExc as e:  # noqa: BLE001 - a module that does not load
                 report["load_error"] = describe(e)
                 items = None
+            for k, v in checks.items():
+                if mod.__dict__.get(k) is not v:
+                    raise Tamper("the test module's comparison checks were replaced through its imports")
             if items is not None:
                 module_fixtures = {}
                 parse_fixtures(b_dict(mod.__dict__), mod, None, codes, module_fixtures)
@@ -1110,6 +1120,8 @@ def make(api):
                 report["n"] = b_len(items)
                 report["verdicts"] = "".join(verdicts)
                 report["first"] = first
+            if lies:
+                report["tamper"] = "a comparison that lies: " + lies[0]
         except Unsupported as e:
             report["unsupported"] = b_str(e.args[0] if e.args else "unsupported")[:300]
         except Tamper as e:
