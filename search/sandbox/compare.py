@@ -115,225 +115,270 @@ def pytest_code(rewrite, fn, config):
     return compile(transform(tree), strfn, "exec", dont_inherit=True)
 
 
-def make_checker(report, trusted_types=(), trusted_code=None, testcases=()):
-    """Return (check, assertion), the functions CHECK and ASSERT name.
-    report(why) is called for each lie (at most MAX_REPORTS per checker);
-    trusted_types: the test's loose comparators (pytest.approx's base
-    classes); trusted_code(code) says whether a comparison method is the test
-    file's; testcases: the unittest TestCase classes whose assertions are
-    checked."""
-    import math
-    import os
+# Bound when the file is loaded, before any run: a program that replaces
+# os.urandom or math.nextafter in the shared modules does not reach these.
+from math import copysign as _copysign, inf as _inf, isinf as _isinf, nextafter as _nextafter  # noqa: E402
+from os import urandom as _urandom  # noqa: E402
 
-    b_type = type
-    type_name = type.__dict__["__name__"].__get__
-    type_mro = type.__dict__["__mro__"].__get__
-    SCALARS = frozenset((int, bool, float, complex, str, bytes, type(None)))
-    CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
-    reported = []
+SCALARS = frozenset((int, bool, float, complex, str, bytes, type(None)))
+CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
+BUILTIN_CONTAINERS = (list, tuple, dict, set, frozenset)
+_type_name = type.__dict__["__name__"].__get__
+_type_mro = type.__dict__["__mro__"].__get__
 
-    class NotReducible(Exception):
-        pass
 
-    class TooBig(Exception):
-        pass
+class TooBig(Exception):
+    """A value with more than BUDGET elements: not looked at."""
 
-    NOT = NotReducible
 
-    def lie(why):
-        if why in reported or len(reported) >= MAX_REPORTS:
-            return
-        reported.append(why)
-        report(why)
+class _NotReducible(Exception):
+    pass
 
-    def name_of(x):
-        try:
-            return type_name(b_type(x))
-        except Exception:  # noqa: BLE001 - a name is only for the message
-            return "?"
 
-    def show(v):
-        """repr of a plain value, clipped."""
-        try:
-            s = repr(v) if plain(v) else "a %s" % name_of(v)
-        except Exception:  # noqa: BLE001
-            s = "?"
-        return s if len(s) <= 60 else s[:57] + "..."
+NOT = object()  # reduced()'s answer for a value that is not builtin-derived
 
-    def plain(x, budget=None):
-        """Whether x and everything in it are exactly builtin values."""
-        budget = budget if budget is not None else [BUDGET]
-        t = b_type(x)
-        if t in SCALARS:
-            return True
-        if t not in CONTAINERS:
-            return False
-        budget[0] -= len(x)
+
+# ---------------------------------------------------------- values
+
+
+def name_of(x):
+    """The name of x's type, read past any metaclass."""
+    try:
+        return _type_name(type(x))
+    except Exception:  # noqa: BLE001 - a name is only for the message
+        return "?"
+
+
+def show(v):
+    """repr of a plain value, clipped; the type name of any other."""
+    try:
+        s = repr(v) if is_plain(v) else "a %s" % name_of(v)
+    except Exception:  # noqa: BLE001
+        s = "?"
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def base_items(x):
+    """The items of a builtin-derived container, read through the builtin
+    type's own iterator (dict: (key, value) pairs)."""
+    if isinstance(x, dict):
+        return list(dict.items(x))
+    for base in (list, tuple, set, frozenset):
+        if isinstance(x, base):
+            return list(base.__iter__(x))
+    raise TypeError("not a builtin container")
+
+
+def builtin_base(x):
+    for base in BUILTIN_CONTAINERS:
+        if isinstance(x, base):
+            return base
+    return None
+
+
+def plain(x, budget):
+    """Whether x and everything in it are exactly builtin values."""
+    t = type(x)
+    if t in SCALARS:
+        return True
+    if t not in CONTAINERS:
+        return False
+    budget[0] -= len(x)
+    if budget[0] < 0:
+        raise TooBig
+    if t is dict:
+        return all(plain(k, budget) and plain(v, budget) for k, v in dict.items(x))
+    return all(plain(v, budget) for v in x)
+
+
+def is_plain(x):
+    """plain(x); None when x is too big or too deep to look at."""
+    try:
+        return plain(x, [BUDGET])
+    except (TooBig, RecursionError):
+        return None
+
+
+def reduce(x, budget):
+    """x as exactly builtin values, read through the builtin types' own
+    methods (no method of a subclass runs)."""
+    t = type(x)
+    if t in SCALARS:
+        return x
+    base = builtin_base(x)
+    if base is not None:
+        items = base_items(x)
+        budget[0] -= len(items)
         if budget[0] < 0:
             raise TooBig
-        if t is dict:
-            return all(plain(k, budget) and plain(v, budget) for k, v in dict.items(x))
-        return all(plain(v, budget) for v in x)
+        if base is dict:
+            return {reduce(k, budget): reduce(v, budget) for k, v in items}
+        return base([reduce(v, budget) for v in items])
+    if isinstance(x, int):
+        return int.__int__(x)
+    if isinstance(x, float):
+        return float.__float__(x)
+    if isinstance(x, complex):
+        return complex.__add__(x, 0j)
+    if isinstance(x, str):
+        return str.__getitem__(x, slice(None))
+    if isinstance(x, bytes):
+        return bytes.__getitem__(x, slice(None))
+    raise _NotReducible
 
-    def reduce(x, budget=None):
-        """x as exactly builtin values, read through the builtin types'
-        methods; NotReducible if something in it is not builtin-derived."""
-        budget = budget if budget is not None else [BUDGET]
-        t = b_type(x)
-        if t in SCALARS:
-            return x
-        if isinstance(x, (list, tuple, dict, set, frozenset)):
-            if isinstance(x, dict):
-                items = list(dict.items(x))
-            elif isinstance(x, list):
-                items = list(list.__iter__(x))
-            elif isinstance(x, tuple):
-                items = list(tuple.__iter__(x))
-            elif isinstance(x, set):
-                items = list(set.__iter__(x))
-            else:
-                items = list(frozenset.__iter__(x))
-            budget[0] -= len(items)
-            if budget[0] < 0:
-                raise TooBig
-            if isinstance(x, dict):
-                return {reduce(k, budget): reduce(v, budget) for k, v in items}
-            vals = [reduce(v, budget) for v in items]
-            for base in (list, tuple, set, frozenset):
-                if isinstance(x, base):
-                    return base(vals)
-        if isinstance(x, int):
-            return int.__int__(x)
-        if isinstance(x, float):
-            return float.__float__(x)
-        if isinstance(x, complex):
-            return complex.__add__(x, 0j)
-        if isinstance(x, str):
-            return str.__getitem__(x, slice(None))
-        if isinstance(x, bytes):
-            return bytes.__getitem__(x, slice(None))
-        raise NotReducible
 
-    def reduced(x):
+def reduced(x):
+    """reduce(x), or NOT."""
+    try:
+        return reduce(x, [BUDGET])
+    except (_NotReducible, TooBig, RecursionError):
+        return NOT
+
+
+def truth(r):
+    try:
+        return bool(r)
+    except Exception:  # noqa: BLE001 - an answer without a truth value
+        return None
+
+
+def claims_equal(x, y):
+    try:
+        return bool(x == y)
+    except Exception:  # noqa: BLE001 - refusing to compare is not a claim
+        return False
+
+
+def claims_in(x, c):
+    try:
+        return bool(x in c)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def fresh():
+    """An object of a class made now: nothing can know it."""
+    return type("object", (), {"__slots__": (), "__module__": "builtins"})()
+
+
+def nudge_number(e):
+    t = type(e)
+    if t is bool:
+        return [not e]
+    if t is int:
+        out = [e + 1, e - 1]
         try:
-            return reduce(x)
-        except (NotReducible, TooBig, RecursionError):
-            return NOT
+            out.append(_nextafter(float(e), _inf))
+        except OverflowError:
+            pass
+        return out
+    if t is float:
+        if e != e:
+            return []
+        if _isinf(e):
+            return [_copysign(1.7976931348623157e308, e)]
+        return [_nextafter(e, _inf), _nextafter(e, -_inf), e + 1.0]
+    return [complex(e.real, _nextafter(e.imag, _inf)), e + 1]
 
-    def is_plain(x):
-        try:
-            return plain(x)
-        except (TooBig, RecursionError):
-            return None  # unknown: too big to look at
 
-    def trusted(x):
-        if trusted_types and isinstance(x, trusted_types):
+def nudge_sequence(e):
+    t = type(e)
+    if not e:
+        return [t([fresh()])]
+    out = []
+    for i in sorted({0, len(e) // 2, len(e) - 1}):
+        alt = nudge(e[i])
+        out.append(t(list(e[:i]) + [alt[0] if alt else fresh()] + list(e[i + 1:])))
+    out.append(t(list(e) + [e[-1]]))
+    out.append(t(list(e)[:-1]))
+    return out
+
+
+def nudge(e):
+    """Copies of the plain value e changed a little: no honest value equals
+    both e and one of them."""
+    t = type(e)
+    if t in (bool, int, float, complex):
+        return nudge_number(e)
+    if t is str or t is bytes:
+        if not e:
+            return [b"a" if t is bytes else "a"]
+        flipped = chr(ord(e[-1]) ^ 1) if t is str else bytes([e[-1] ^ 1])
+        return [e[:-1] + flipped, e + e[-1:], e[:-1]]
+    if t is list or t is tuple:
+        return nudge_sequence(e)
+    if t is dict:
+        if not e:
+            return [{fresh(): 0}]
+        k = next(iter(e))
+        alt = nudge(e[k])
+        changed, fewer, more = dict(e), dict(e), dict(e)
+        changed[k] = alt[0] if alt else fresh()
+        del fewer[k]
+        more[fresh()] = e[k]
+        return [changed, fewer, more]
+    if t is set or t is frozenset:
+        if not e:
+            return [t([fresh()])]
+        fewer = set(e)
+        fewer.pop()
+        return [t(fewer), t(set(e) | {fresh()})]
+    return []
+
+
+def two_arguments(name, args, kwargs):
+    """The two compared arguments of a unittest assertion call, the other
+    positional arguments and the other keywords; None if not given."""
+    names = ARGUMENT_NAMES.get(name, ("first", "second"))
+    vals = list(args[:2])
+    kw = dict(kwargs)
+    for n in names[len(vals):]:
+        if n not in kw:
+            return None
+        vals.append(kw.pop(n))
+    return vals[0], vals[1], list(args[2:]), kw
+
+
+# ---------------------------------------------------------- the checker
+
+
+class Checker:
+    """The judge of one harness's comparisons (one per worker in the pytest
+    harness, one per run in the re-check)."""
+
+    def __init__(self, report, trusted_types, trusted_code, testcases):
+        self.report, self.trusted_types, self.trusted_code = report, tuple(trusted_types), trusted_code
+        self.testcases = tuple(testcases)
+        self.reported = []
+
+    def lie(self, why):
+        if why in self.reported or len(self.reported) >= MAX_REPORTS:
+            return
+        self.reported.append(why)
+        self.report(why)
+
+    def trusted(self, x):
+        """The test's own loose comparators: approx, classes of the test file."""
+        if self.trusted_types and isinstance(x, self.trusted_types):
             return True
-        if trusted_code is None:
+        if self.trusted_code is None:
             return False
-        for k in type_mro(b_type(x)):
+        for k in _type_mro(type(x)):
             for name in ("__eq__", "__contains__"):
-                f = k.__dict__.get(name)
-                co = getattr(f, "__code__", None)
-                if co is not None and trusted_code(co):
+                co = getattr(k.__dict__.get(name), "__code__", None)
+                if co is not None and self.trusted_code(co):
                     return True
         return False
 
-    def truth(r):
-        try:
-            return bool(r)
-        except Exception:  # noqa: BLE001 - an answer without a truth value
-            return None
+    # -------------------------------------------------- ==, !=
 
-    def claims_equal(x, y):
-        try:
-            return bool(x == y)
-        except Exception:  # noqa: BLE001 - refusing to compare is not a claim
-            return False
-
-    def claims_in(x, c):
-        try:
-            return bool(x in c)
-        except Exception:  # noqa: BLE001
-            return False
-
-    def fresh():
-        """An object of a class made now: nothing can know it."""
-        return b_type("object", (), {"__slots__": ()})()
-
-    def nudge_number(e):
-        out = []
-        if b_type(e) is bool:
-            return [not e]
-        if b_type(e) is int:
-            out = [e + 1, e - 1]
-            try:
-                out.append(math.nextafter(float(e), math.inf))
-            except OverflowError:
-                pass
-            return out
-        if b_type(e) is float:
-            if e != e:
-                return []
-            if math.isinf(e):
-                return [math.copysign(1.7976931348623157e308, e)]
-            return [math.nextafter(e, math.inf), math.nextafter(e, -math.inf), e + 1.0]
-        if b_type(e) is complex:
-            return [complex(e.real, math.nextafter(e.imag, math.inf)), e + 1]
-        return out
-
-    def nudge(e):
-        """Copies of the plain value e changed a little."""
-        t = b_type(e)
-        if t in (bool, int, float, complex):
-            return nudge_number(e)
-        if t is str or t is bytes:
-            if not e:
-                return [t(b"a") if t is bytes else "a"]
-            last = e[-1:]
-            if t is str:
-                flipped = chr(ord(last) ^ 1)
-            else:
-                flipped = bytes([last[0] ^ 1])
-            return [e[:-1] + flipped, e + e[-1:], e[:-1]]
-        if t is list or t is tuple:
-            if not e:
-                return [t([fresh()])]
-            out = []
-            for i in sorted({0, len(e) // 2, len(e) - 1}):
-                alt = nudge(e[i])
-                repl = alt[0] if alt else fresh()
-                out.append(t(list(e[:i]) + [repl] + list(e[i + 1:])))
-            out.append(t(list(e) + [e[-1]]))
-            out.append(t(list(e)[:-1]))
-            return out
-        if t is dict:
-            if not e:
-                return [{fresh(): 0}]
-            k = next(iter(e))
-            alt = nudge(e[k])
-            changed = dict(e)
-            changed[k] = alt[0] if alt else fresh()
-            fewer = dict(e)
-            del fewer[k]
-            more = dict(e)
-            more[fresh()] = e[k]
-            return [changed, fewer, more]
-        if t is set or t is frozenset:
-            if not e:
-                return [t([fresh()])]
-            fewer = set(e)
-            fewer.pop()
-            return [t(fewer), t(set(e) | {fresh()})]
-        return []
-
-    def probe(x, e, real):
+    def probe(self, x, e, real):
         """Ask x, in random order with real (the comparison itself, a
-        function), whether it equals a fresh object and nudged copies of e.
-        Returns real's result, its truth and the probes x said it equals."""
+        function), whether it equals a fresh object and nudged copies of e:
+        (real's result, its truth, the probes x said it equals)."""
         probes = [(True, fresh())] + [(False, p) for p in nudge(e)]
         order = list(range(len(probes) + 1))
-        rnd = os.urandom(len(order))
+        rnd = _urandom(len(order))
         order.sort(key=lambda i: rnd[i])
         said, result, have = [], None, False
         for i in order:
@@ -343,122 +388,134 @@ def make_checker(report, trusted_types=(), trusted_code=None, testcases=()):
                 said.append(probes[i])
         return result, truth(result) if have else None, said
 
-    def judge_probes(x, e, said):
+    def judge_probes(self, x, e, said):
         if not said:
             return
         is_fresh, p = said[0]
         if is_fresh:
-            lie("a %s says it equals %s and an object it has never seen" % (name_of(x), show(e)))
+            self.lie("a %s says it equals %s and an object it has never seen" % (name_of(x), show(e)))
         else:
-            lie("a %s says it equals %s and also %s" % (name_of(x), show(e), show(p)))
+            self.lie("a %s says it equals %s and also %s" % (name_of(x), show(e), show(p)))
 
-    def verify_equal(x, e, claim):
-        """x (not plain) was said to be equal (claim True) or not (False) to
-        e (plain): judge it."""
+    def verify_equal(self, x, e, claim):
+        """x (not plain) said it equals (claim True) or does not equal e
+        (plain): judge it."""
         r = reduced(x)
         if r is not NOT:
             honest = r == e
             if claim != honest:
-                lie("a %s compared as the builtin it is %s %s, but it says %s" % (
-                    name_of(x), "equals" if honest else "does not equal", show(e),
-                    "it does" if claim else "it does not"))
+                self.lie("a %s compared as the builtin it is %s %s, but it says it does%s" % (
+                    name_of(x), "equals" if honest else "does not equal", show(e), "" if claim else " not"))
             return
-        if not claim or trusted(x):
+        if not claim or self.trusted(x):
             return
-        if isinstance(x, (list, tuple)) and b_type(e) in (list, tuple):
-            items = list(list.__iter__(x) if isinstance(x, list) else tuple.__iter__(x))
-            same_kind = isinstance(x, list) == (b_type(e) is list)
-            if not same_kind or len(items) != len(e):
-                lie("a %s says it equals %s, which a %s of its %d items does not" % (
-                    name_of(x), show(e), "list" if isinstance(x, list) else "tuple", len(items)))
-                return
-            for xi, ei in zip(items, e):
-                if not plain(xi):
-                    verify_equal(xi, ei, True)
-            return
-        if isinstance(x, dict) and b_type(e) is dict:
-            items = list(dict.items(x))
-            if len(items) != len(e):
-                lie("a %s says it equals %s, which a dict of its %d items does not" % (name_of(x), show(e), len(items)))
-                return
-            for k, v in items:
-                if plain(k):
-                    if k not in e:
-                        lie("a %s says it equals %s without its key %s" % (name_of(x), show(e), show(k)))
-                        return
-                    if not plain(v):
-                        verify_equal(v, e[k], True)
-                elif not trusted(k) and claims_equal(k, fresh()):
-                    lie("a key of type %s says it equals an object it has never seen" % name_of(k))
+        base = builtin_base(x)
+        if base is not None and base is not type(e) and not {base, type(e)} <= {set, frozenset}:
+            self.lie("a %s says it equals %s, which a %s never does" % (name_of(x), show(e), base.__name__))
+        elif base in (list, tuple):
+            self.verify_sequence(x, base, e)
+        elif base is dict:
+            self.verify_dict(x, e)
+        elif base in (set, frozenset):
+            for xi in base_items(x):
+                if not is_plain(xi) and not self.trusted(xi) and claims_equal(xi, fresh()):
+                    self.lie("an element of type %s says it equals an object it has never seen" % name_of(xi))
                     return
+        elif base is None:
+            _, _, said = self.probe(x, e, lambda: True)
+            self.judge_probes(x, e, said)
+
+    def verify_sequence(self, x, base, e):
+        items = base_items(x)
+        if len(items) != len(e):
+            self.lie("a %s says it equals %s, which a %s of its %d items does not" % (
+                name_of(x), show(e), base.__name__, len(items)))
             return
-        if isinstance(x, (set, frozenset)):
-            for xi in list(set.__iter__(x) if isinstance(x, set) else frozenset.__iter__(x)):
-                if not plain(xi) and not trusted(xi) and claims_equal(xi, fresh()):
-                    lie("an element of type %s says it equals an object it has never seen" % name_of(xi))
+        for xi, ei in zip(items, e):
+            if not is_plain(xi):
+                self.verify_equal(xi, ei, True)
+
+    def verify_dict(self, x, e):
+        items = base_items(x)
+        if len(items) != len(e):
+            self.lie("a %s says it equals %s, which a dict of its %d items does not" % (name_of(x), show(e), len(items)))
+            return
+        for k, v in items:
+            if is_plain(k):
+                if k not in e:
+                    self.lie("a %s says it equals %s without its key %s" % (name_of(x), show(e), show(k)))
                     return
-            return
-        _, _, said = probe(x, e, lambda: True)
-        judge_probes(x, e, said)
+                if not is_plain(v):
+                    self.verify_equal(v, e[k], True)
+            elif not self.trusted(k) and claims_equal(k, fresh()):
+                self.lie("a key of type %s says it equals an object it has never seen" % name_of(k))
+                return
 
-    def sentinel_check(x):
-        if not trusted(x) and claims_equal(x, fresh()):
-            lie("a %s says it equals an object it has never seen" % name_of(x))
+    def sentinel_check(self, x):
+        if not self.trusted(x) and claims_equal(x, fresh()):
+            self.lie("a %s says it equals an object it has never seen" % name_of(x))
 
-    def check_eq(op, a, b):
+    def check_eq(self, op, a, b):
         pa, pb = is_plain(a), is_plain(b)
-        if pa is None or pb is None:
-            return a == b if op == "==" else a != b
-        if pa and pb:
+        if pa is None or pb is None or (pa and pb):
             return a == b if op == "==" else a != b
         if pa or pb:
             x, e = (b, a) if pa else (a, b)
-            if op == "==" and reduced(x) is NOT and not trusted(x) and not isinstance(x, (list, tuple, dict, set, frozenset)):
-                result, claim, said = probe(x, e, lambda: a == b)
+            if op == "==" and reduced(x) is NOT and builtin_base(x) is None and not self.trusted(x):
+                result, claim, said = self.probe(x, e, lambda: a == b)
                 if claim:
-                    judge_probes(x, e, said)
+                    self.judge_probes(x, e, said)
                 return result
             result = a == b if op == "==" else a != b
             claim = truth(result)
             if claim is not None:
-                verify_equal(x, e, claim if op == "==" else not claim)
+                self.verify_equal(x, e, claim if op == "==" else not claim)
             if op == "!=" and claim and claims_equal(a, b):
-                lie("a %s says it both equals and does not equal %s" % (name_of(x), show(e)))
+                self.lie("a %s says it both equals and does not equal %s" % (name_of(x), show(e)))
             return result
         result = a == b if op == "==" else a != b
         claim = truth(result)
         if op == "==" and claim:
-            for x in (a, b):
-                sentinel_check(x)
+            self.sentinel_check(a)
+            self.sentinel_check(b)
         elif op == "!=" and claim and claims_equal(a, b):
-            lie("a %s says it both equals and does not equal a %s" % (name_of(a), name_of(b)))
+            self.lie("a %s says it both equals and does not equal a %s" % (name_of(a), name_of(b)))
         return result
 
-    def verify_in(x, c, claim):
-        """x was said to be in c (claim True) or not (False)."""
+    # -------------------------------------------------- in, not in
+
+    def verify_in(self, x, c, claim):
+        """x said it is in c (claim True) or not (False): judge it."""
         px, pc = is_plain(x), is_plain(c)
         if px is None or pc is None or (px and pc):
             return
         if pc:
-            r = reduced(x)
-            if r is not NOT:
-                try:
-                    honest = r in c
-                except TypeError:
-                    return
-                if honest != claim:
-                    lie("a %s compared as the builtin it is is %sin %s, but it says it is%s" % (
-                        name_of(x), "" if honest else "not ", show(c), "" if claim else " not"))
+            self.verify_member(x, c, claim)
+        else:
+            self.verify_container(x, px, c, claim)
+
+    def verify_member(self, x, c, claim):
+        """x, not plain, in c, plain."""
+        r = reduced(x)
+        if r is not NOT:
+            try:
+                honest = r in c
+            except TypeError:
                 return
-            if not claim or trusted(x) or b_type(c) in (str, bytes):
-                return
-            elems = list(c) if b_type(c) is not dict else list(c.keys())
-            matches = [e for e in elems if claims_equal(x, e)]
-            if not matches:
-                lie("a %s says it is in %s, but equals none of its elements" % (name_of(x), show(c)))
-                return
-            verify_equal(x, matches[0], True)
+            if honest != claim:
+                self.lie("a %s compared as the builtin it is is %sin %s, but it says it is%s" % (
+                    name_of(x), "" if honest else "not ", show(c), "" if claim else " not"))
             return
+        if not claim or self.trusted(x) or type(c) in (str, bytes):
+            return
+        matches = [e for e in c if claims_equal(x, e)]
+        if not matches:
+            self.lie("a %s says it is in %s, but equals none of its elements" % (name_of(x), show(c)))
+            return
+        self.verify_equal(x, matches[0], True)
+
+    def verify_container(self, x, px, c, claim):
+        """x in c, c not plain."""
         r = reduced(c)
         if px and r is not NOT:
             try:
@@ -466,61 +523,46 @@ def make_checker(report, trusted_types=(), trusted_code=None, testcases=()):
             except TypeError:
                 return
             if honest != claim:
-                lie("a %s compared as the builtin it is %s %s, but it says it does%s" % (
+                self.lie("a %s compared as the builtin it is %s %s, but it says it does%s" % (
                     name_of(c), "holds" if honest else "does not hold", show(x), "" if claim else " not"))
             return
-        if not claim or trusted(c):
+        if not claim or self.trusted(c):
             return
-        if isinstance(c, (list, tuple, set, frozenset, dict)):
-            base = dict if isinstance(c, dict) else list if isinstance(c, list) else tuple if isinstance(c, tuple) else set if isinstance(c, set) else frozenset
-            elems = list(base.__iter__(c))
-            if px:
-                matches = [ci for ci in elems if claims_equal(ci, x)]
-                if not matches:
-                    lie("a %s says it holds %s, but none of its elements equals it" % (name_of(c), show(x)))
-                    return
-                if not plain(matches[0]):
-                    verify_equal(matches[0], x, True)
+        base = builtin_base(c)
+        if base is None:
+            if claims_in(fresh(), c):
+                self.lie("a %s says it holds an object it has never seen" % name_of(c))
             return
-        if claims_in(fresh(), c):
-            lie("a %s says it holds an object it has never seen" % name_of(c))
+        if px:
+            elems = [k for k, _ in base_items(c)] if base is dict else base_items(c)
+            matches = [ci for ci in elems if claims_equal(ci, x)]
+            if not matches:
+                self.lie("a %s says it holds %s, but none of its elements equals it" % (name_of(c), show(x)))
+            elif not is_plain(matches[0]):
+                self.verify_equal(matches[0], x, True)
 
-    def check(op, a, b):
+    def check(self, op, a, b):
         """CHECK: a op b, judged; returns what a op b returns."""
         if op == "==" or op == "!=":
-            if b_type(a) in SCALARS and b_type(b) in SCALARS:
+            if type(a) in SCALARS and type(b) in SCALARS:
                 return a == b if op == "==" else a != b
-            return check_eq(op, a, b)
+            return self.check_eq(op, a, b)
         result = a in b if op == "in" else a not in b
         claim = truth(result)
         if claim is not None:
             try:
-                verify_in(a, b, claim if op == "in" else not claim)
+                self.verify_in(a, b, claim if op == "in" else not claim)
             except (TooBig, RecursionError):
                 pass
         return result
 
-    def is_assertion(bound, name):
+    # -------------------------------------------------- unittest
+
+    def is_assertion(self, bound, name):
         f = getattr(bound, "__func__", None)
-        if f is None:
-            return False
-        for tc in testcases:
-            if tc.__dict__.get(name) is f or getattr(tc, name, None) is f:
-                return True
-        return False
+        return f is not None and any(getattr(tc, name, None) is f for tc in self.testcases)
 
-    def two_arguments(name, args, kwargs):
-        names = ARGUMENT_NAMES.get(name, ("first", "second"))
-        vals = list(args[:2])
-        rest_args = list(args[2:])
-        kw = dict(kwargs)
-        for n in names[len(vals):]:
-            if n not in kw:
-                return None
-            vals.append(kw.pop(n))
-        return vals[0], vals[1], rest_args, kw
-
-    def verify_assertion(bound, name, args, kwargs):
+    def verify_assertion(self, bound, name, args, kwargs):
         got = two_arguments(name, args, kwargs)
         if got is None:
             return
@@ -535,56 +577,68 @@ def make_checker(report, trusted_types=(), trusted_code=None, testcases=()):
             try:
                 bound(ra, rb, *rest, **kw)
             except AssertionError:
-                lie("%s passed for a %s and a %s, but fails for the builtin values they are" % (
+                self.lie("%s passed for a %s and a %s, but fails for the builtin values they are" % (
                     name, name_of(first), name_of(second)))
             except Exception:  # noqa: BLE001 - not a verdict on the values
                 pass
-            return
-        if kind == "==" or kind == "!=":
+        elif kind == "==" or kind == "!=":
             if pa or pb:
                 x, e = (second, first) if pa else (first, second)
-                verify_equal(x, e, kind == "==")
+                self.verify_equal(x, e, kind == "==")
             elif kind == "==":
-                sentinel_check(first)
-                sentinel_check(second)
+                self.sentinel_check(first)
+                self.sentinel_check(second)
         elif kind == "in" or kind == "not in":
-            verify_in(first, second, kind == "in")
+            self.verify_in(first, second, kind == "in")
         elif kind == "seq":
-            if isinstance(first, (list, tuple)) and isinstance(second, (list, tuple)):
-                xs = list(list.__iter__(first) if isinstance(first, list) else tuple.__iter__(first))
-                ys = list(list.__iter__(second) if isinstance(second, list) else tuple.__iter__(second))
-                for x, y in zip(xs, ys):
-                    if plain(y) and not plain(x):
-                        verify_equal(x, y, True)
-                    elif plain(x) and not plain(y):
-                        verify_equal(y, x, True)
+            if builtin_base(first) in (list, tuple) and builtin_base(second) in (list, tuple):
+                for x, y in zip(base_items(first), base_items(second)):
+                    if is_plain(y) and not is_plain(x):
+                        self.verify_equal(x, y, True)
+                    elif is_plain(x) and not is_plain(y):
+                        self.verify_equal(y, x, True)
         elif kind == "count":
             for side in (first, second):
-                if isinstance(side, (list, tuple, set, frozenset)):
-                    for v in list(side):
-                        if not plain(v):
-                            sentinel_check(v)
+                if builtin_base(side) in (list, tuple, set, frozenset):
+                    for v in base_items(side):
+                        if not is_plain(v):
+                            self.sentinel_check(v)
         elif kind == "almost":
-            for x, e in ((first, second), (second, first)):
-                if not plain(x) and not trusted(x) and b_type(e) in (int, float):
-                    far = e + 1 + 2 * abs(e) + 3 * abs(kw.get("delta") or 0)
-                    for p in (far, fresh()):
-                        try:
-                            bound(x, p, *rest, **kw)
-                        except Exception:  # noqa: BLE001 - rejected, as it should be
-                            continue
-                        lie("%s passes for a %s against %s and against %s" % (name, name_of(x), show(e), show(p)))
-                        return
+            self.verify_almost(bound, name, first, second, rest, kw)
 
-    def assertion(bound, name, *args, **kwargs):
+    def verify_almost(self, bound, name, first, second, rest, kw):
+        """assertAlmostEqual passed: it must not pass against a value far
+        away or a fresh object."""
+        for x, e in ((first, second), (second, first)):
+            if is_plain(x) or self.trusted(x) or type(e) not in (int, float):
+                continue
+            far = e + 1 + 2 * abs(e) + 3 * abs(kw.get("delta") or 0)
+            for p in (far, fresh()):
+                try:
+                    bound(x, p, *rest, **kw)
+                except Exception:  # noqa: BLE001 - rejected, as it should be
+                    continue
+                self.lie("%s passes for a %s against %s and against %s" % (name, name_of(x), show(e), show(p)))
+                return
+
+    def assertion(self, bound, name, *args, **kwargs):
         """ASSERT: bound(*args, **kwargs), judged when bound is a unittest
         assertion that passed."""
         result = bound(*args, **kwargs)
         try:
-            if is_assertion(bound, name):
-                verify_assertion(bound, name, args, kwargs)
+            if self.is_assertion(bound, name):
+                self.verify_assertion(bound, name, args, kwargs)
         except (TooBig, RecursionError):
             pass
         return result
 
-    return check, assertion
+
+def make_checker(report, trusted_types=(), trusted_code=None, testcases=()):
+    """Return (check, assertion), the functions CHECK and ASSERT name.
+    report(why) is called for each lie (at most MAX_REPORTS per checker);
+    trusted_types: the test's loose comparators (pytest.approx's base
+    classes); trusted_code(code) says whether a comparison method is the test
+    file's; testcases: the unittest TestCase classes whose assertions are
+    checked."""
+    c = Checker(report, trusted_types, trusted_code, testcases)
+    return c.check, c.assertion

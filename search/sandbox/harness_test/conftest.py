@@ -45,3 +45,16 @@ def load(worker):
         return cache[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def recheck(load, worker):
+    """recheck.py's namespace bound to worker.py's api (as the worker does
+    at start-up), and compare.py's."""
+    compare = load("compare.py")
+    ns = load("recheck.py")
+    ns["make"](worker["recheck_api"](dict(builtins.__dict__), compare))
+    return ns, compare
+
+
+pytest_plugins = ["pytester"]

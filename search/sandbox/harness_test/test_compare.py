@@ -131,6 +131,12 @@ LIARS = {
                 return self.keys() == other.keys()
         def f(): return A(a=0)
         """, "assert f() == {'a': 1}"),
+    "container subclass equal to a number": ("""
+        class A(list):
+            def __eq__(self, other):
+                return True
+        def f(): return A([object()])
+        """, "assert f() == 3"),
     "liar inside a list": ("""
         class A:
             def __eq__(self, other):
