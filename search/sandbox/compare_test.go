@@ -253,9 +253,9 @@ func TestComparisonLiesAreTamper(t *testing.T) {
 	}
 }
 
-// TestLyingValueWithEveryLayer: on a full pool the lying values are tamper
+// TestLyingValueWithEveryLayerIsTamper: on a full pool the lying values are tamper
 // too (the static check does not see them; the comparison checks do).
-func TestLyingValueWithEveryLayer(t *testing.T) {
+func TestLyingValueWithEveryLayerIsTamper(t *testing.T) {
 	p := testPool(t)
 	for _, lv := range lyingValues[:3] {
 		ex, err := p.Run(context.Background(), lv.program, lv.tests)

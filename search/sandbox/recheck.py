@@ -27,7 +27,17 @@
 # xfail, usefixtures, filterwarnings, and xunit setup/teardown functions.
 # Anything else (a module pytest_generate_tests, an unknown builtin fixture,
 # request.node or request.config) makes it answer "unsupported" with the
-# reason; the run then does not count as a fix.
+# reason; the run then does not count as a fix. Its comparisons (==, !=, in,
+# not in, unittest assertions) are checked by compare.py's functions, its own
+# instances in the test module's namespace; a lie makes the report tamper.
+#
+# Layout: worker.py executes this file into a private namespace (not a
+# module), calls make(api) once before any run (bind takes the worker's
+# objects as this namespace's globals) and, in each re-check's child, the
+# recheck function it returns. Sections: marks (pytest.mark, param, fixture as
+# the test file sees them), collection (the test items, as pytest collects
+# them), running (fixtures, capture, xunit set-up, verdicts), entry (the test
+# module's imports, recheck and the steps it takes).
 
 
 # Builtins, bound when the file is loaded (its builtins are a private copy).
@@ -1109,18 +1119,19 @@ def setup_xunit(item, module, instance, run):
 
 # ---------------------------------------------------------- entry
 
+keep = []  # the test file's code objects, alive while their ids are compared
+proxies = {}  # module name -> the test module's copy of it
+pview_holder = [None]  # the test module's "pytest"
+
 
 def all_codes(code, acc):
+    """ids of code and of the code objects nested in it."""
     acc.add(b_id(code))
     keep.append(code)
     for c in code.co_consts:
         if b_isinstance(c, CodeType):
             all_codes(c, acc)
     return acc
-
-keep = []
-
-proxies = {}
 
 
 def b_import(name, globals=None, locals=None, fromlist=(), level=0):
@@ -1149,8 +1160,6 @@ def b_import(name, globals=None, locals=None, fromlist=(), level=0):
                 proxies[name] = px
             return px
     return real_import(name, None, None, fromlist, level)
-
-pview_holder = [None]
 
 
 def recheck(code, test_path, work, key, wfd):
