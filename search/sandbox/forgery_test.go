@@ -385,6 +385,26 @@ def add(a, b):
 def add(a, b):
     return _Anything(a - b)
 `, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+		{name: "replaces the comparison checks in the builtins", program: `import builtins
+
+class _R:
+    def __eq__(self, other):
+        return isinstance(other, int)
+
+setattr(builtins, "@" + "triage_compare", lambda op, a, b: True)
+
+def add(a, b):
+    return _R()
+`, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+		{name: "replaces the comparison checks through the test file's star import", program: `class _R:
+    def __eq__(self, other):
+        return isinstance(other, int)
+
+globals()["@" + "triage_compare"] = lambda op, a, b: True
+
+def add(a, b):
+    return _R()
+`, tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n", want: tamperOnly, bare: tamperOnly},
 	}
 }
 

@@ -2,6 +2,7 @@
 definitions and a test snippet compiled the way both harnesses compile test
 files (every ==, !=, in, not in and unittest assertion checked); a liar must
 be reported whatever the snippet's own outcome, an honest value never."""
+import re
 import textwrap
 import unittest
 
@@ -434,3 +435,63 @@ def test_pytest_messages_unchanged(load, tmp_path):
     with pytest.raises(AssertionError) as theirs:
         g2["test_a"]()
     assert str(ours.value) == str(theirs.value)
+
+
+FAILING = '''
+import unittest
+import pytest
+from solution import Odd, value
+
+def test_eq():
+    assert value() == [1, 2, 4]
+
+def test_in():
+    assert 5 in value()
+
+def test_raises_in_eq():
+    assert Odd() == 3
+
+def test_approx():
+    assert 0.1 + 0.2 == pytest.approx(0.4)
+
+class TestCase(unittest.TestCase):
+    def test_equal(self):
+        self.assertEqual(value(), [1])
+
+    def test_in(self):
+        self.assertIn(7, value())
+'''
+
+SOLUTION = '''
+class Odd:
+    def __eq__(self, other):
+        raise ValueError("no")
+
+def value():
+    return [1, 2, 3]
+'''
+
+
+def test_pytest_output_unchanged(load, pytester, monkeypatch):
+    """pytest's report of failing tests (--tb=short, the worker's) reads the
+    same with the checked comparisons as without them."""
+    import builtins
+
+    from _pytest.assertion import rewrite
+
+    pytester.makepyfile(solution=SOLUTION, test_solution=FAILING)
+    pytester.syspathinsert()
+
+    def output():
+        res = pytester.runpytest_inprocess("--tb=short", "-p", "no:cacheprovider", "test_solution.py")
+        return [re.sub(r" in [0-9.]+s ", " ", line) for line in res.outlines]
+
+    theirs = output()
+    cmp = load("compare.py")
+    check, assertion = cmp["make_checker"](lambda why: None, (ApproxBase,), None, (unittest.TestCase,))
+    monkeypatch.setitem(builtins.__dict__, cmp["CHECK"], check)
+    monkeypatch.setitem(builtins.__dict__, cmp["ASSERT"], assertion)
+    monkeypatch.setattr(rewrite, "_rewrite_test", lambda fn, config: (None, cmp["pytest_code"](rewrite, fn, config)))
+    ours = output()
+    assert any("@triage" in line for line in ours) is False
+    assert ours == theirs
