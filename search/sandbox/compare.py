@@ -122,6 +122,7 @@ from os import urandom as _urandom  # noqa: E402
 
 SCALARS = frozenset((int, bool, float, complex, str, bytes, type(None)))
 CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
+SCALARS_AND_CONTAINERS = SCALARS | CONTAINERS
 BUILTIN_CONTAINERS = (list, tuple, dict, set, frozenset)
 _type_name = type.__dict__["__name__"].__get__
 _type_mro = type.__dict__["__mro__"].__get__
@@ -186,9 +187,16 @@ def plain(x, budget):
     budget[0] -= len(x)
     if budget[0] < 0:
         raise TooBig
-    if t is dict:
-        return all(plain(k, budget) and plain(v, budget) for k, v in dict.items(x))
-    return all(plain(v, budget) for v in x)
+    for part in ((dict.keys(x), dict.values(x)) if t is dict else (x,)):
+        kinds = set(map(type, part))  # one pass in C for the common flat case
+        if kinds <= SCALARS:
+            continue
+        if not kinds <= SCALARS_AND_CONTAINERS:
+            return False
+        for v in part:
+            if type(v) in CONTAINERS and not plain(v, budget):
+                return False
+    return True
 
 
 def is_plain(x):
