@@ -439,9 +439,12 @@ class Checker:
             self.lie("a %s says it equals %s, which a %s of its %d items does not" % (
                 name_of(x), show(e), base.__name__, len(items)))
             return
-        for xi, ei in zip(items, e):
+        for i, (xi, ei) in enumerate(zip(items, e)):
             if not is_plain(xi):
                 self.verify_equal(xi, ei, True)
+            elif xi != ei:
+                self.lie("a %s says it equals %s, but its item %d is %s" % (name_of(x), show(e), i, show(xi)))
+                return
 
     def verify_dict(self, x, e):
         items = base_items(x)
@@ -455,6 +458,9 @@ class Checker:
                     return
                 if not is_plain(v):
                     self.verify_equal(v, e[k], True)
+                elif v != e[k]:
+                    self.lie("a %s says it equals %s, but its %s is %s" % (name_of(x), show(e), show(k), show(v)))
+                    return
             elif not self.trusted(k) and claims_equal(k, fresh()):
                 self.lie("a key of type %s says it equals an object it has never seen" % name_of(k))
                 return

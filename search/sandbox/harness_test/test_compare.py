@@ -138,6 +138,18 @@ LIARS = {
                 return True
         def f(): return A([object()])
         """, "assert f() == 3"),
+    "list subclass with a wrong plain item and another value": ("""
+        class A(list):
+            def __eq__(self, other):
+                return len(self) == len(other)
+        def f(): return A([object(), 5])
+        """, "assert f() == [1, 2]"),
+    "dict subclass with a wrong plain value and another value": ("""
+        class A(dict):
+            def __eq__(self, other):
+                return self.keys() == other.keys()
+        def f(): return A(a=object(), b=5)
+        """, "assert f() == {'a': 1, 'b': 2}"),
     "liar inside a list": ("""
         class A:
             def __eq__(self, other):
