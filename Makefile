@@ -1,6 +1,6 @@
 # triage — build, set up, demo, test.
 #   make demo   set up prerequisites, build, run the main job on the embedded default
-#   make test   set up prerequisites, vet, run every test
+#   make test   set up prerequisites, vet, run every test (Go, and the sandbox harness's pytest tests)
 SHELL := /bin/bash
 GO ?= go
 PYTHON ?= /usr/bin/python3
@@ -73,8 +73,10 @@ checkpoint: prereqs build
 	./scripts/checkpoint.sh $(BIN) $(CKPT_CORPUS)
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/triage
 
+# The sandbox's Python harness has unit tests of its own, run by pytest.
 test: prereqs
 	$(GO) vet ./...
+	$(PYTHON) -m pytest -q -p no:cacheprovider search/sandbox/harness_test
 	$(GO) test -timeout 30m ./...
 
 bench: build

@@ -2,7 +2,7 @@
 // fast, isolated, and so that a program cannot write its own verdict.
 //
 // A Pool keeps warm Python workers (worker.py, embedded with guard.py,
-// confine.py and recheck.py). Each worker is started by /usr/bin/python3 in
+// confine.py, compare.py and recheck.py). Each worker is started by /usr/bin/python3 in
 // new net, mount, pid, ipc and uts namespaces and inside its own cgroup
 // (pids and memory limits, on cgroup v1 or v2; on v2 the process moves
 // itself into a leaf of its cgroup so that it can hand the controllers down). It installs an audit hook (inert until a run arms it),
@@ -42,14 +42,18 @@
 //   - a static check of the program looks for what no honest solution needs
 //     (harness imports, frame attributes, os._exit, comparison methods that
 //     ignore their argument);
+//   - both harnesses compile the test file with its ==, !=, in, not in and
+//     unittest assertions checked (compare.py): a value compared with a
+//     plain builtin value is judged by the builtin's own semantics (a
+//     subclass as the builtin it is) or asked whether it also equals a fresh
+//     object and nudged copies of the expected value; a lie is tamper;
 //   - every run that passes every test is run again by recheck.py, a second
 //     harness that shares none of pytest's runner, compiles the test file
 //     from memory with private builtins and reports once, with its own key.
 //
 // A run caught by any of them gets status corpus.StatusTamper: every test
-// failed, the reasons in the feedback. What no sandbox can stop (a value
-// whose __eq__ is always true passes an == assertion in any harness) is said
-// in README.md, with the static check's part in catching it.
+// failed, the reasons in the feedback. README.md says what remains out of
+// reach.
 //
 // Options: -p no:cacheprovider, no:unraisableexception, no:threadexception
 // (they never change a verdict) and --tb=short (feedback format only); the

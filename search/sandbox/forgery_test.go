@@ -70,10 +70,8 @@ type forgery struct {
 	program string
 	tests   string // default forgeryTests
 	// want: statuses allowed with every layer; bare: without the static check.
+	// None is ever solved.
 	want, bare []corpus.Status
-	// bareSolved: without the static check this forgery is recorded as a fix;
-	// these are the ones no sandbox can stop (see doc.go).
-	bareSolved bool
 }
 
 var (
@@ -377,7 +375,7 @@ def add(a, b):
 		{name: "adds passing tests through the test file's star import", program: "def add(a, b):\n    return a - b\n\ndef test_extra_1():\n    pass\n\ndef test_extra_2():\n    pass\n",
 			tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n", want: tamperOnly, bare: tamperOnly},
 		{name: "returns unittest.mock.ANY", program: "from unittest.mock import ANY\n\ndef add(a, b):\n    return ANY\n",
-			tests: equalityTests, want: tamperOnly, bare: []corpus.Status{corpus.StatusOK}, bareSolved: true},
+			tests: equalityTests, want: tamperOnly, bare: tamperOnly},
 		{name: "returns an object whose __eq__ is always true", program: `class _Anything(int):
     def __eq__(self, other):
         return True
@@ -386,13 +384,34 @@ def add(a, b):
 
 def add(a, b):
     return _Anything(a - b)
-`, tests: equalityTests, want: tamperOnly, bare: []corpus.Status{corpus.StatusOK}, bareSolved: true},
+`, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+		{name: "replaces the comparison checks in the builtins", program: `import builtins
+
+class _R:
+    def __eq__(self, other):
+        return isinstance(other, int)
+
+setattr(builtins, "@" + "triage_compare", lambda op, a, b: True)
+
+def add(a, b):
+    return _R()
+`, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+		{name: "replaces the comparison checks through the test file's star import", program: `class _R:
+    def __eq__(self, other):
+        return isinstance(other, int)
+
+globals()["@" + "triage_compare"] = lambda op, a, b: True
+
+def add(a, b):
+    return _R()
+`, tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n", want: tamperOnly, bare: tamperOnly},
 	}
 }
 
 // TestAdversarialForgeries runs every forgery through a full pool and
 // through one without the static check. None may be recorded as a fix
-// (except, without the static check, the two that no sandbox can stop), and
+// (values that lie about equality included: the comparison checks stop
+// them without the static check), and
 // none may leave a process or a file behind.
 func TestAdversarialForgeries(t *testing.T) {
 	if testing.Short() {
@@ -422,7 +441,7 @@ func TestAdversarialForgeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bare.Close()
-	for _, need := range []string{"mount-allowlist", "seccomp", "audit-hook", "static-check", "recheck", "reference-ids", "uid-drop"} {
+	for _, need := range []string{"mount-allowlist", "seccomp", "audit-hook", "static-check", "comparison-check", "recheck", "reference-ids", "uid-drop"} {
 		if !slices.Contains(full.Protections(), need) {
 			t.Skipf("protection %s unavailable here (have %v)", need, full.Protections())
 		}
@@ -451,7 +470,7 @@ func TestAdversarialForgeries(t *testing.T) {
 			uid    int
 			want   []corpus.Status
 			solved bool
-		}{{"full", full, advUIDBase + 1, f.want, false}, {"without static check", bare, advUIDBase + 2, f.bare, f.bareSolved}} {
+		}{{"full", full, advUIDBase + 1, f.want, false}, {"without static check", bare, advUIDBase + 2, f.bare, false}} {
 			t.Run("Adversarial "+f.name+" ("+side.label+")", func(t *testing.T) {
 				rctx, cancel := context.WithTimeout(ctx, 2*limit+10*time.Second)
 				defer cancel()

@@ -27,6 +27,8 @@
 #       of native modules that write memory (ctypes, cffi, _testcapi, ...),
 #       unmarshalling byte code other than importlib's from outside the run
 #       folder (or the harness's own pyc).
+#   It also passes on, without refusing anything, the lies that compare.py's
+#   checked comparisons find in the pytest harness ("triage.sandbox.lie").
 #   Code is told apart by code object identity, never by file name: a
 #   program can compile code under any file name it likes (and the C
 #   traceback printer compiles source lines under their own names), so a
@@ -139,6 +141,7 @@ def install_audit_hook(spec):
     reporter = None
     mode = "recheck"
     reported = 0
+    lies = 0
 
     def trusted(fn):
         if fn in names:
@@ -208,10 +211,10 @@ def install_audit_hook(spec):
 
     interesting = frozenset(("sys._getframe", "sys.settrace", "sys.setprofile", "marshal.loads", "marshal.load",
                              "code.__new__", "import", "object.__setattr__", "object.__delattr__",
-                             "triage.sandbox.arm")) | always
+                             "triage.sandbox.arm", "triage.sandbox.lie")) | always
 
     def hook(event, args):
-        nonlocal armed, reporter, mode
+        nonlocal armed, reporter, mode, lies
         # The common events first, in as few steps as possible: a run raises
         # about a thousand (mostly object.__getattr__ of __code__ and open).
         if event == "object.__getattr__":
@@ -224,6 +227,14 @@ def install_audit_hook(spec):
                 armed = True
                 reporter = args[0] if len(args) > 0 else None
                 mode = args[1] if len(args) > 1 and args[1] == "pytest" else "recheck"
+            return
+        if event == "triage.sandbox.lie":
+            if reporter is not None and lies < 8:
+                lies += 1
+                try:
+                    reporter("comparison: %s" % (args[0] if args else "?",))
+                except BaseException:  # noqa: BLE001 - a report that fails is not the run's verdict
+                    pass
             return
         tid = get_ident()
         if tid in busy:
@@ -311,7 +322,7 @@ STATIC_ATTRS = {
     "__builtins__": "__builtins__",
 }
 STATIC_NAMES = {"__import__": "__import__", "__builtins__": "__builtins__"}
-STATIC_STRINGS = ("_pytest", "pluggy", "test_solution", "conftest", "/proc/", "/dev/fd")
+STATIC_STRINGS = ("_pytest", "pluggy", "test_solution", "conftest", "/proc/", "/dev/fd", "@triage")
 COMPARISONS = frozenset(("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__"))
 
 

@@ -91,6 +91,7 @@ func BenchmarkLayers(b *testing.B) {
 			{"no-audit-hook", layerSet{layerAuditHook: true}},
 			{"no-static-check", layerSet{layerStatic: true}},
 			{"no-seccomp", layerSet{layerSeccomp: true}},
+			{"no-comparison-check", layerSet{layerCompare: true}},
 			{"no-mount-allowlist", layerSet{layerAllowlist: true}},
 			{"none-of-these", layerSet{layerAuditHook: true, layerStatic: true, layerSeccomp: true, layerAllowlist: true}},
 		}

@@ -71,6 +71,7 @@ const (
 	layerAllowlist    = "mount-allowlist"
 	layerAuditHook    = "audit-hook"
 	layerStatic       = "static-check"
+	layerCompare      = "comparison-check"
 )
 
 // layerSet is a set of layer names.
@@ -79,7 +80,7 @@ type layerSet map[string]bool
 // workerLayers lists the switched-off layers that worker.py implements.
 func (l layerSet) workerLayers() []string {
 	var out []string
-	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic} {
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare} {
 		if l[name] {
 			out = append(out, name)
 		}

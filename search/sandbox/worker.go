@@ -16,13 +16,13 @@ import (
 	"time"
 )
 
-// The worker and the three files it loads into private namespaces.
+// The worker and the four files it loads into private namespaces.
 //
-//go:embed worker.py guard.py confine.py recheck.py
+//go:embed worker.py guard.py confine.py compare.py recheck.py
 var workerFiles embed.FS
 
 // workerFileNames lists the embedded files, worker.py first.
-var workerFileNames = []string{"worker.py", "guard.py", "confine.py", "recheck.py"}
+var workerFileNames = []string{"worker.py", "guard.py", "confine.py", "compare.py", "recheck.py"}
 
 // maxFrame bounds one protocol message from a worker.
 const maxFrame = 64 << 20

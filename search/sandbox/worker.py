@@ -3,8 +3,9 @@
 # Started by search/sandbox (Go) as `python3 -I worker.py CONFIG_JSON` with
 # fd 3 = requests (Go -> worker) and fd 4 = responses (worker -> Go); each
 # message is a 4-byte big-endian length and a JSON object. guard.py,
-# confine.py and recheck.py lie beside this file; they are loaded into private
-# namespaces (not modules), so nothing in sys.modules leads to them.
+# confine.py, compare.py and recheck.py lie beside this file; they are loaded
+# into private namespaces (not modules), so nothing in sys.modules leads to
+# them.
 #
 # Start-up, as PID 1 of fresh pid/net/mount/ipc/uts namespaces when Go could
 # create them: install the audit hook (inert until a run arms it), import and
@@ -658,11 +659,12 @@ def run_session(config, session, collector):
         return int(ExitCode.INTERNAL_ERROR)
 
 
-def make_pyc_placer(config):
+def make_pyc_placer(config, compile_test):
     """Give a run's child pytest's assertion-rewritten test module as a cached
     pyc, so a test file is parsed, rewritten and compiled once per worker
-    rather than once per run. The rewrite is pytest's own (_rewrite_test);
-    the worker only parses and compiles, it never runs the file. The pyc is
+    rather than once per run. The rewrite is pytest's own, followed by
+    compare.py's checked comparisons (compile_test); the worker only parses
+    and compiles, it never runs the file. The pyc is
     root-owned and read-only to the child. The cache lives in this closure
     (not in a module global a program could read test files from)."""
     import hashlib as _hashlib
@@ -683,7 +685,7 @@ def make_pyc_placer(config):
             try:
                 with _warnings.catch_warnings():
                     _warnings.simplefilter("ignore")
-                    _, co = rewrite._rewrite_test(fn, config)
+                    co = compile_test(rewrite, fn, config)
             except Exception:  # noqa: BLE001 - the child reports the error itself
                 return
             body = marshal.dumps(co)
@@ -950,9 +952,10 @@ def read_recheck(buf, key):
     return reports, tampers, forged
 
 
-def make_test_compiler():
-    """Compiles test files for the re-check, once per test file; the cache
-    lives in this closure."""
+def make_test_compiler(compile_test):
+    """Compiles test files for the re-check (with compile_test, compare.py's
+    checked comparisons), once per test file; the cache lives in this
+    closure."""
     cache = {}
     limit = 512
 
@@ -960,7 +963,7 @@ def make_test_compiler():
         key = hashlib.sha256(tests.encode("utf-8", "surrogatepass")).digest()
         code = cache.get(key)
         if code is None:
-            code = compile(tests, os.path.join(WORK, "test_solution.py"), "exec", dont_inherit=True)
+            code = compile_test(tests, os.path.join(WORK, "test_solution.py"))
             if len(cache) >= limit:
                 cache.pop(next(iter(cache)))
             cache[key] = code
@@ -1038,7 +1041,23 @@ def private_modules(names, snapshot):
     return out
 
 
-def recheck_api(snapshot):
+def install_comparison_checks(compare):
+    """The pytest harness's checked comparisons (compare.py): the functions
+    the compiled test file calls, put in the builtins; a lie is reported
+    through the audit hook, whose reporter is the run's (the re-check has
+    its own checks in the test module's namespace)."""
+    import unittest
+    from _pytest.python_api import ApproxBase
+
+    test_path = os.path.join(WORK, "test_solution.py")
+    audit = sys.audit
+    check, assertion = compare["make_checker"](lambda why: audit("triage.sandbox.lie", why), (ApproxBase,),
+                                               lambda co: co.co_filename == test_path, (unittest.TestCase,))
+    builtins.__dict__[compare["CHECK"]] = check
+    builtins.__dict__[compare["ASSERT"]] = assertion
+
+
+def recheck_api(snapshot, compare):
     import inspect
     import io
     import platform
@@ -1088,6 +1107,7 @@ def recheck_api(snapshot):
         "unittest_TestResult": ut.TestResult, "unittest_SkipTest": ut.SkipTest,
         "dup": os.dup, "dup2": os.dup2, "close": os.close, "fdopen": os.fdopen, "lseek": os.lseek,
         "ignored_attributes": _pytest.python.IGNORED_ATTRIBUTES,
+        "compare": compare, "approx_types": (papi.ApproxBase,) if papi is not None else (),
     }
     return api
 
@@ -1165,6 +1185,10 @@ def main():
     snapshot = dict(builtins.__dict__)
     guard = load_private("guard.py", snapshot)
     confine = load_private("confine.py", snapshot)
+    compare = load_private("compare.py", snapshot)
+    if "comparison-check" in DISABLE:
+        compare["pytest_code"] = lambda rewrite, fn, config: rewrite._rewrite_test(fn, config)[1]
+        compare["compile_test"] = lambda tests, path: compile(tests, path, "exec", dont_inherit=True)
     recheck_ns = load_private("recheck.py", snapshot)
     if PID1:
         # PID 1 gets no default signal actions; make SIGTERM/SIGINT end the worker.
@@ -1212,12 +1236,13 @@ def main():
     os.dup2(devnull, 1)  # pytest's terminal output of each run is not needed
     os.close(devnull)
     session = start_session(config)
-    place_pyc, pyc_path = make_pyc_placer(config)
+    place_pyc, pyc_path = make_pyc_placer(config, compare["pytest_code"])
+    install_comparison_checks(compare)
     phase("pytest-session")
     ctx = {"config": config, "session": session, "collector": collector, "place_pyc": place_pyc,
-           "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot)),
+           "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot, compare)),
            "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
-           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler()}
+           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler(compare["compile_test"])}
     phase("recheck")
     if "audit-hook" not in DISABLE:
         guard["install_audit_hook"](hook_spec(ctx, pyc_path()))
@@ -1228,6 +1253,8 @@ def main():
     else:
         protections.append("static-check")
     protections.extend(["signed-reports", "recheck"])
+    if "comparison-check" not in DISABLE:
+        protections.append("comparison-check")
     if UID >= 0 and os.getuid() == 0:
         protections.append("uid-drop")
     protections.append("rlimits")
