@@ -16,16 +16,13 @@ import (
 	"golang.org/x/term"
 
 	"triage/corpus"
-	"triage/model/tokenizer"
 	"triage/search/proposer/mutate"
-	"triage/search/proposer/openai"
 	"triage/search/sandbox"
 )
 
-func init() { register("corpus", newCorpusBuildCmd) }
-
 type corpusBuildFlags struct {
-	tasks, proposer, out, shard  string
+	json                         bool // the global --json
+	tasks, out, shard            string
 	splits                       []string
 	k, depth, roots, workers     int
 	tasksPerShard, refRuns       int
@@ -33,11 +30,9 @@ type corpusBuildFlags struct {
 	seed                         uint64
 	resume, skipBadLines, noProg bool
 	strict                       bool
-	baseURL, model, apiKeyEnv    string
-	temperature                  float32
-	maxTokens, concurrency, n    int
-	timeout, floor, limitCap     time.Duration
-	factor                       float64
+	proposerFlags
+	timeout, floor, limitCap time.Duration
+	factor                   float64
 }
 
 func newCorpusBuildCmd() *cobra.Command {
@@ -83,11 +78,13 @@ one corpus into one shared folder or into n folders; readers take the union.`,
   triage corpus build --tasks tasks.jsonl --strict --test-timeout-floor 1s --out c/
   triage corpus build --tasks bundled --split val,test --roots 1 --out out/evalonly
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
-		RunE: func(cmd *cobra.Command, args []string) error { return corpusBuildHandler(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.json = jsonFlag(cmd)
+			return corpusBuildHandler(cmd.Context(), f)
+		},
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
-	fl.StringVar(&f.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
 	fl.IntVar(&f.k, "k", 3, "edits proposed per node")
 	fl.IntVar(&f.depth, "depth", 4, "maximum depth D (root = 0)")
 	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
@@ -101,13 +98,7 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	fl.Int64Var(&f.rowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
-	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
-	fl.StringVar(&f.model, "model", "", "openai: model name")
-	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
-	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature")
-	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
-	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
-	fl.IntVar(&f.n, "n", 1, "openai: completions per diagnose call")
+	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature", "openai: completions per diagnose call")
 	fl.DurationVar(&f.timeout, "test-timeout", 0, "one fixed wall-clock limit per test-suite run for every task (0: adaptive, from each task's reference)")
 	fl.DurationVar(&f.floor, "test-timeout-floor", corpus.DefaultTimeoutFloor, "adaptive limit: the least limit of a task")
 	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultTimeoutFactor, "adaptive limit: this many times the reference's median run time")
@@ -213,28 +204,11 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 		return badInput("%s: no task of split %s", f.tasks, strings.Join(f.splits, ","))
 	}
 	cfg := corpus.BuildConfig{K: f.k, D: f.depth, ProposerName: f.proposer}
-	switch f.proposer {
-	case "mutate":
-		// Real Qwen3 token counts, so token metrics mean what they would
-		// with an LLM proposer of that family.
-		tok, err := tokenizer.Qwen3()
-		if err != nil {
-			return fmt.Errorf("load the Qwen3 tokenizer: %w", err)
-		}
-		cfg.Proposer = mutate.New(mutate.Options{Seed: f.seed, Tokens: tok})
-		cfg.Model = "mutate"
-	case "openai":
-		p, err := openai.New(openai.Options{BaseURL: f.baseURL, Model: f.model, APIKey: os.Getenv(f.apiKeyEnv),
-			N: f.n, Temperature: f.temperature, MaxTokens: f.maxTokens, Concurrency: f.concurrency})
-		if err != nil {
-			return badInput("%v", err)
-		}
-		if err := p.Check(ctx); err != nil {
-			return fmt.Errorf("corpus build: %w", err)
-		}
-		cfg.Proposer = p
-		cfg.Model = f.model
+	prop, err := newProposer(ctx, "corpus build", f.proposerFlags, f.seed)
+	if err != nil {
+		return err
 	}
+	cfg.Proposer, cfg.Model = prop.Proposer, prop.Model
 
 	// Each run's limit and coverage are chosen per run (the task's limit;
 	// coverage where the mutate proposer will read it); the pool's own
@@ -287,7 +261,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if sum.Bytes > 0 {
 		sum.Ratio = float64(unc) / float64(sum.Bytes)
 	}
-	if flagJSON {
+	if f.json {
 		return printJSON(os.Stdout, sum)
 	}
 	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",

@@ -13,8 +13,6 @@ import (
 	"triage/train"
 )
 
-func init() { register("", newCVCmd) }
-
 func newCVCmd() *cobra.Command {
 	f := &trainFlags{}
 	var folds, seeds, resamples int
@@ -92,7 +90,7 @@ each depth (CodeTriage Table 1).`,
 					return err
 				}
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(os.Stdout, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired})
 			}
 			for _, fo := range res.Folds {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -16,8 +15,6 @@ import (
 	"triage/policy"
 	"triage/search/serve"
 )
-
-func init() { register("", newServeCmd) }
 
 // scorerFlags choose the scorer of serve and bench serve.
 type scorerFlags struct {
@@ -52,14 +49,8 @@ func serveScorer(ctx context.Context, f *scorerFlags, batched bool) (sc policy.S
 			return nil, "", release, badInput("--stand-in: %v", err)
 		}
 		sc = s
-	case learnedScorerLoader == nil:
-		why = "this build has no checkpoint loader"
-		if f.checkpoint != "" {
-			return nil, "", release, errors.New("--checkpoint: " + why)
-		}
-		return nil, why, release, nil
 	default:
-		s, free, err := learnedScorerLoader(ctx, f.checkpoint)
+		s, free, err := loadLearnedScorer(ctx, f.checkpoint)
 		if err != nil {
 			if f.checkpoint != "" {
 				return nil, "", release, fmt.Errorf("load checkpoint %s: %w", f.checkpoint, err)

@@ -17,8 +17,6 @@ import (
 	"triage/search/sandbox"
 )
 
-func init() { register("tasks", newTasksInjectCmd) }
-
 // injectReport is the JSON output of `triage tasks inject`.
 type injectReport struct {
 	Tasks       int            `json:"tasks"`
@@ -117,7 +115,7 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	w := cmd.OutOrStdout()
-	if flagJSON {
+	if jsonFlag(cmd) {
 		return printJSON(w, rep)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
