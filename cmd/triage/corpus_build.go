@@ -168,30 +168,38 @@ type corpusBuildSummary struct {
 	Time *corpus.Breakdown `json:"time"`
 }
 
-func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
+// checkBuildFlags checks the flags of corpus build (resolving --workers)
+// and returns the time limits and the shard slice they give.
+func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, si, sn int, err error) {
 	if f.out == "" {
-		return badInput("--out is required")
+		return limits, 0, 0, badInput("--out is required")
 	}
 	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.tasksPerShard < 1 || f.refRuns < 1 {
-		return badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
+		return limits, 0, 0, badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
 	}
-	var err error
 	if f.workers, err = resolveWorkers(f.workers); err != nil {
-		return err
+		return limits, 0, 0, err
 	}
 	if f.proposer != "mutate" && f.proposer != "openai" {
-		return badInput("--proposer %q: want mutate or openai", f.proposer)
+		return limits, 0, 0, badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
-	limits := corpus.TimeLimits{Fixed: f.timeout, Floor: f.floor, Factor: f.factor, Cap: f.limitCap}
+	limits = corpus.TimeLimits{Fixed: f.timeout, Floor: f.floor, Factor: f.factor, Cap: f.limitCap}
 	if f.timeout < 0 {
-		return badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.timeout)
+		return limits, 0, 0, badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.timeout)
 	}
 	if err := limits.Validate(); err != nil {
-		return badInput("--test-timeout-floor/-factor/-cap: %v", err)
+		return limits, 0, 0, badInput("--test-timeout-floor/-factor/-cap: %v", err)
 	}
-	si, sn, err := parseShard(f.shard)
+	if si, sn, err = parseShard(f.shard); err != nil {
+		return limits, 0, 0, badInput("%v", err)
+	}
+	return limits, si, sn, nil
+}
+
+func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
+	limits, si, sn, err := checkBuildFlags(f)
 	if err != nil {
-		return badInput("%v", err)
+		return err
 	}
 	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
 	if err != nil {
@@ -243,14 +251,24 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
 		return fmt.Errorf("stop sandbox: %w", err)
 	}
-	cpu := sandbox.ProcessCPUSeconds() - cpu0
-	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
-		Rows: man.Rows, BuiltNodes: rep.last.Nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
-	if wall > 0 {
-		sum.NodesPerSec = float64(rep.last.Nodes) / wall
+	sum := summarizeBuild(f, man, rep.last.Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
+	if f.json {
+		return printJSON(os.Stdout, sum)
 	}
-	if rep.last.Nodes > 0 && cpu > 0 {
-		sum.CPUMSPerNode = 1000 * cpu / float64(rep.last.Nodes)
+	printBuildSummary(sum)
+	return nil
+}
+
+// summarizeBuild makes the summary of a build from its manifest, the nodes
+// built in this session, its wall time and the CPU seconds it spent.
+func summarizeBuild(f *corpusBuildFlags, man *corpus.Manifest, nodes int64, wall, cpu float64) corpusBuildSummary {
+	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
+		Rows: man.Rows, BuiltNodes: nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
+	if wall > 0 {
+		sum.NodesPerSec = float64(nodes) / wall
+	}
+	if nodes > 0 && cpu > 0 {
+		sum.CPUMSPerNode = 1000 * cpu / float64(nodes)
 		sum.CPUCapacityNodesPerS = float64(runtime.NumCPU()) * 1000 / sum.CPUMSPerNode
 	}
 	var unc int64
@@ -261,9 +279,11 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if sum.Bytes > 0 {
 		sum.Ratio = float64(unc) / float64(sum.Bytes)
 	}
-	if f.json {
-		return printJSON(os.Stdout, sum)
-	}
+	return sum
+}
+
+// printBuildSummary prints the summary of a build as text.
+func printBuildSummary(sum corpusBuildSummary) {
 	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",
 		sum.Out, sum.Shards, sum.Trees, sum.Rows, sum.BuiltNodes, sum.WallSeconds, sum.NodesPerSec, sum.Bytes, sum.Ratio)
 	if sum.CPUMSPerNode > 0 {
@@ -274,7 +294,6 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if sum.Time != nil {
 		printBreakdown(os.Stdout, "time breakdown of this session", sum.Time)
 	}
-	return nil
 }
 
 // sandboxVerdictSettings are the sandbox options that change verdicts,
