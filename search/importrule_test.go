@@ -65,9 +65,6 @@ func ruleFor(pkg string) ([]string, bool) {
 // rule does not admit, on a package the rule does not cover, and on any
 // import of cmd.
 func TestImportRule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list over the module")
-	}
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "triage/...").Output()
 	if err != nil {
 		var ee *exec.ExitError
