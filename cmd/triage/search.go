@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"triage/search/live"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -133,7 +134,7 @@ type searchSetup struct {
 	// limits holds each task's time limit (adaptive limits; empty with a
 	// fixed --test-timeout, which the pool applies).
 	limits   map[string]time.Duration
-	runs     []searchRun
+	runs     []live.Method
 	proposer string // mutate or openai
 	model    string
 	release  func()
@@ -195,15 +196,21 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	start := time.Now()
 	total := len(tasks) * f.roots * len(setup.runs)
 	prog := newSearchProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
-	rep := runSearches(ctx, setup, pool, f, prog)
+	rep := live.Run(ctx, tasks, setup.runs, pool, live.Options{Roots: f.roots, Seed: f.seed, Workers: f.workers,
+		OnRoot: func(done int, r live.RootResult) {
+			prog.rootDone(r)
+			if searchAfterRoot != nil {
+				searchAfterRoot(done)
+			}
+		}})
 	prog.finish()
 	rep.WallSeconds = time.Since(start).Seconds()
 	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
 	var names []string
 	for _, r := range setup.runs {
-		names = append(names, r.name())
+		names = append(names, r.Name())
 	}
-	if err := summarizeSearch(rep, names, f.resamples, f.seed); err != nil {
+	if err := live.Summarize(rep, names, f.resamples, f.seed); err != nil {
 		return err
 	}
 	if f.out != "" {
@@ -224,7 +231,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	} else if err := writeSearchMarkdown(w, rep); err != nil {
 		return err
 	}
-	return rep.err()
+	return rep.Err()
 }
 
 // adaptiveLimits runs the input checks of corpus build on every task (the
@@ -389,14 +396,14 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 			return s, err
 		}
 		for _, p := range pols {
-			s.runs = append(s.runs, &policyRun{pol: p.Policy, prop: prop, proposer: f.proposer, model: s.model,
-				k: f.k, depth: f.depth, budget: f.budget, seed: f.seed, limits: s.limits})
+			s.runs = append(s.runs, &live.PolicyMethod{Policy: p.Policy, Proposer: prop, ProposerName: f.proposer, Model: s.model,
+				K: f.k, D: f.depth, Budget: f.budget, Seed: f.seed, Limits: s.limits})
 		}
 	}
 	return s, nil
 }
 
-func newTSAPRRun(f *searchFlags, client *openai.Client) (*tsaprRun, error) {
+func newTSAPRRun(f *searchFlags, client *openai.Client) (*live.TSAPRMethod, error) {
 	judge, _ := tsapr.ParseJudgeMode(f.judge) // checked by newSearchSetup
 	opts := tsapr.DefaultOptions()
 	opts.Budget, opts.C, opts.Beta, opts.MaxExpansion = f.budget, f.c, f.beta, f.maxExpansion
@@ -410,5 +417,5 @@ func newTSAPRRun(f *searchFlags, client *openai.Client) (*tsaprRun, error) {
 		}
 		opts.Prompts = p
 	}
-	return &tsaprRun{client: client, opts: opts}, nil
+	return &live.TSAPRMethod{Client: client, Opts: opts}, nil
 }
