@@ -108,29 +108,6 @@ one corpus into one shared folder or into n folders; readers take the union.`,
 	return c
 }
 
-// tasksOfSplits keeps the tasks whose split is one of splits ("all" keeps
-// every task).
-func tasksOfSplits(tasks []corpus.Task, splits []string) ([]corpus.Task, error) {
-	want := map[string]bool{}
-	for _, s := range splits {
-		switch s {
-		case "all":
-			want[corpus.SplitTrain], want[corpus.SplitVal], want[corpus.SplitTest] = true, true, true
-		case corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
-			want[s] = true
-		default:
-			return nil, fmt.Errorf("unknown split %q (want train, val or test)", s)
-		}
-	}
-	var kept []corpus.Task
-	for _, t := range tasks {
-		if want[t.Split] {
-			kept = append(kept, t)
-		}
-	}
-	return kept, nil
-}
-
 // parseShard parses "i/n".
 func parseShard(s string) (i, n int, err error) {
 	a, b, ok := strings.Cut(s, "/")
@@ -205,7 +182,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err != nil {
 		return err
 	}
-	if tasks, err = tasksOfSplits(tasks, f.splits); err != nil {
+	if tasks, err = corpus.TasksOfSplits(tasks, f.splits); err != nil {
 		return badInput("--split: %v", err)
 	}
 	if len(tasks) == 0 {

@@ -298,7 +298,7 @@ func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
 			ids = append(ids, id)
 		}
 	}
-	inSplit, err := tasksOfSplits(all, []string{f.split})
+	inSplit, err := corpus.TasksOfSplits(all, []string{f.split})
 	if err != nil {
 		return nil, badInput("--split: %v", err)
 	}
