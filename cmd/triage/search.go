@@ -228,7 +228,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		if err := printJSON(w, rep); err != nil {
 			return err
 		}
-	} else if err := writeSearchMarkdown(w, rep); err != nil {
+	} else if err := rep.WriteMarkdown(w); err != nil {
 		return err
 	}
 	return rep.Err()

@@ -12,8 +12,10 @@ package live
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -406,4 +408,57 @@ func Summarize(rep *Report, methods []string, resamples int, seed uint64) error 
 		rep.Summary = append(rep.Summary, sum)
 	}
 	return nil
+}
+
+// WriteMarkdown prints the per-root table, the summary table and the
+// fixes as diffs (what `triage search` prints without --json).
+func (rep *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## triage search: %s, proposer %s (%s), budget %d\n\n", rep.TasksSource, rep.Proposer, rep.Model, rep.Budget)
+	b.WriteString("| method | task | root | solved | expansions | output tokens | output tokens (all) | input tokens (all) | LLM calls | wall s |\n")
+	b.WriteString("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rep.Results {
+		solved := "no"
+		switch {
+		case r.Error != "":
+			solved = "error"
+		case r.Solved:
+			solved = "yes"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d | %d | %d | %d | %d | %.1f |\n", r.Method, r.TaskID, r.Root, solved,
+			r.Expansions, r.OutputTokens, r.OutputTokensTotal, r.InputTokensTotal, r.LLMCalls, r.WallSeconds)
+	}
+	bud := rep.Budget
+	fmt.Fprintf(&b, "\n| method | roots | tasks | solved | S(%d) | C(%d) | E[T] solved | output tokens / root | input tokens / root | wall s / root |\n", bud, bud)
+	b.WriteString("|---|---:|---:|---:|---|---|---|---:|---:|---:|\n")
+	for _, s := range rep.Summary {
+		est := ""
+		if s.TokensEstimated {
+			est = " (est.)"
+		}
+		et := "–"
+		if s.Solved > 0 {
+			et = fmt.Sprintf("%.2f ± %.2f", s.ET, s.ETSE)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.3f ± %.3f | %.2f ± %.2f | %s | %.0f%s | %.0f%s | %.1f |\n", s.Method, s.Roots, s.Tasks, s.Solved,
+			s.S, s.SSE, s.C, s.CSE, et, s.OutputTokens, est, s.InputTokensTotal, est, s.WallSeconds)
+		if s.Failed > 0 {
+			fmt.Fprintf(&b, "\n%s: %d searches failed and are not counted.\n", s.Method, s.Failed)
+		}
+	}
+	fmt.Fprintf(&b, "\nS(B): fraction of roots fixed within B expansions (TSAPR: patches); C(B): mean expansions spent, a failure costing B; ± one bootstrap standard error, resampling tasks. Output tokens run through the first fix; input tokens count every call. Wall time %.1f s.\n", rep.WallSeconds)
+	if rep.Interrupted {
+		fmt.Fprintf(&b, "\nInterrupted: %d searches finished and are shown; %d did not finish.\n", len(rep.Results), rep.Unfinished)
+	}
+	for _, r := range rep.Results {
+		if r.Error != "" {
+			fmt.Fprintf(&b, "\n%s %s root %d failed: %s\n", r.Method, r.TaskID, r.Root, r.Error)
+		}
+		for i, fx := range r.Fixes {
+			fmt.Fprintf(&b, "\n### %s %s root %d: fix %d at expansion %d (%d output tokens)\n\n```diff\n%s```\n",
+				r.Method, r.TaskID, r.Root, i+1, fx.Expansion, fx.OutputTokens, fx.Diff)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
