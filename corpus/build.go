@@ -184,7 +184,8 @@ func BuildCorpus(ctx context.Context, tasks []Task, opts BuildOptions) (*Manifes
 	if len(pending) == 0 {
 		return man, nil
 	}
-	err = grow(ctx, cfg, copts, opts, tasks, pending, w, m, &prog, report, log)
+	err = grow(ctx, &buildGrowth{cfg: cfg, copts: copts, opts: opts, tasks: tasks, pending: pending,
+		w: w, m: m, prog: &prog, report: report, log: log})
 	if werr := w.writeManifest(); err == nil && werr != nil {
 		err = fmt.Errorf("build corpus: %w", werr)
 	}

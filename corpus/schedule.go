@@ -43,113 +43,158 @@ type buildEvent struct {
 	err   error
 }
 
+// buildGrowth is the growing phase of one build: the settings, the pending
+// shards, and the channels its goroutines share. A dispatcher goes through
+// the tasks in order, makes each task's roots and starts its trees, at
+// most TreesInFlight at once; a writer goroutine writes complete shards;
+// the calling goroutine collects what both report.
+type buildGrowth struct {
+	cfg     BuildConfig
+	copts   CheckOptions
+	opts    BuildOptions
+	tasks   []Task
+	pending []*shardPlan
+	w       *shardWriter
+	m       *meter
+	prog    *Progress
+	report  func()
+	log     *slog.Logger
+
+	events      chan buildEvent
+	treeSlots   chan struct{}
+	shardTokens chan struct{} // at most shardsOpen shards hold trees in memory
+	writes      chan *shardPlan
+	wg          sync.WaitGroup
+}
+
+// shardsOpen is the most shards that hold trees in memory at once.
+const shardsOpen = 3
+
 // grow builds the trees of the pending shards and writes each shard when
-// its last tree is done. A dispatcher goes through the tasks in order, makes
-// each task's roots and starts its trees, at most TreesInFlight at once; a
-// writer goroutine writes complete shards; this goroutine collects.
-func grow(ctx context.Context, cfg BuildConfig, copts CheckOptions, opts BuildOptions, tasks []Task, pending []*shardPlan,
-	w *shardWriter, m *meter, prog *Progress, report func(), log *slog.Logger) error {
+// its last tree is done.
+func grow(ctx context.Context, g *buildGrowth) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events := make(chan buildEvent)
-	send := func(ev buildEvent) {
+	g.events = make(chan buildEvent)
+	g.treeSlots = make(chan struct{}, g.opts.TreesInFlight)
+	g.shardTokens = make(chan struct{}, shardsOpen)
+	g.writes = make(chan *shardPlan, len(g.pending))
+	g.wg.Go(func() { g.writer(ctx) })
+	g.wg.Go(func() { g.dispatch(ctx) })
+	go func() { g.wg.Wait(); close(g.events) }()
+	return g.collect(ctx, cancel)
+}
+
+// send reports ev to the collector, unless the build is cancelled.
+func (g *buildGrowth) send(ctx context.Context, ev buildEvent) {
+	select {
+	case g.events <- ev:
+	case <-ctx.Done():
+	}
+}
+
+// acquire takes a slot of c, or reports false when the build is cancelled.
+func acquire(ctx context.Context, c chan struct{}) bool {
+	select {
+	case c <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// writer writes each complete shard queued on writes.
+func (g *buildGrowth) writer(ctx context.Context) {
+	for {
 		select {
-		case events <- ev:
+		case p, ok := <-g.writes:
+			if !ok {
+				return
+			}
+			e, err := g.w.write(p)
+			<-g.shardTokens
+			g.send(ctx, buildEvent{shard: p, entry: &e, err: err})
 		case <-ctx.Done():
+			return
 		}
 	}
-	treeSlots := make(chan struct{}, opts.TreesInFlight)
-	// At most shardsOpen shards hold trees in memory at once.
-	const shardsOpen = 3
-	shardTokens := make(chan struct{}, shardsOpen)
-	writes := make(chan *shardPlan, len(pending))
-	var wg sync.WaitGroup
+}
 
-	wg.Go(func() { // writer
-		for {
-			select {
-			case p, ok := <-writes:
-				if !ok {
-					return
-				}
-				e, err := w.write(p)
-				<-shardTokens
-				send(buildEvent{shard: p, entry: &e, err: err})
-			case <-ctx.Done():
+// dispatch goes through the pending shards' tasks in order and starts
+// each task's trees.
+func (g *buildGrowth) dispatch(ctx context.Context) {
+	for _, p := range g.pending {
+		if !acquire(ctx, g.shardTokens) {
+			return
+		}
+		for _, ts := range p.tasks {
+			if ts.skip != "" {
+				g.send(ctx, buildEvent{task: ts, shard: p, tree: -1, roots: true})
+				continue
+			}
+			if !g.startTask(ctx, p, ts) {
 				return
 			}
 		}
-	})
+	}
+}
 
-	wg.Go(func() { // dispatcher
-		acquire := func(c chan struct{}) bool {
-			select {
-			case c <- struct{}{}:
-				return true
-			case <-ctx.Done():
-				return false
-			}
+// startTask retimes the task's reference, makes its roots and starts one
+// goroutine per tree; it reports false when the build must stop.
+func (g *buildGrowth) startTask(ctx context.Context, p *shardPlan, ts *taskState) bool {
+	task := &g.tasks[ts.index]
+	if !acquire(ctx, g.treeSlots) {
+		return false
+	}
+	m := g.m
+	start := time.Now()
+	err := retime(ctx, m.executor(g.cfg.Executor, &m.b.CheckRuns), task, g.copts, &ts.check)
+	var roots []string
+	if err == nil {
+		tcfg := g.cfg
+		tcfg.Timeout, tcfg.CPULimit = split(g.copts.Limits.Run(ts.check.Limit))
+		tcfg.Executor = m.executor(g.cfg.Executor, &m.b.RootRuns)
+		roots, err = taskRoots(ctx, task, tcfg, g.opts)
+	}
+	m.addSeconds(&m.b.RootsSeconds, time.Since(start))
+	<-g.treeSlots
+	if err != nil {
+		g.send(ctx, buildEvent{task: ts, shard: p, err: fmt.Errorf("task %q: %w", task.ID, err)})
+		return false
+	}
+	tcfg := g.cfg
+	tcfg.Timeout, tcfg.CPULimit = split(g.copts.Limits.Run(ts.check.Limit))
+	// The task's trees share one cache: identical programs run once.
+	ts.cache = NewCachedExecutor(m.executor(g.cfg.Executor, &m.b.TreeRuns))
+	tcfg.Executor = ts.cache
+	ts.trees = make([]*Tree, len(roots))
+	ts.left = len(roots)
+	if len(roots) == 0 {
+		ts.skip = "no root: the root maker found no program that loads and fails a test"
+	}
+	g.send(ctx, buildEvent{task: ts, shard: p, tree: -1, roots: true})
+	for ri, root := range roots {
+		if !acquire(ctx, g.treeSlots) {
+			return false
 		}
-		for _, p := range pending {
-			if !acquire(shardTokens) {
-				return
+		g.wg.Go(func() {
+			defer func() { <-g.treeSlots }()
+			t, err := BuildTree(ctx, tcfg, task, ri, root)
+			if err != nil {
+				err = fmt.Errorf("task %q: %w", task.ID, err)
 			}
-			for _, ts := range p.tasks {
-				if ts.skip != "" {
-					send(buildEvent{task: ts, shard: p, tree: -1, roots: true})
-					continue
-				}
-				task := &tasks[ts.index]
-				if !acquire(treeSlots) {
-					return
-				}
-				start := time.Now()
-				err := retime(ctx, m.executor(cfg.Executor, &m.b.CheckRuns), task, copts, &ts.check)
-				var roots []string
-				if err == nil {
-					tcfg := cfg
-					tcfg.Timeout, tcfg.CPULimit = split(copts.Limits.Run(ts.check.Limit))
-					tcfg.Executor = m.executor(cfg.Executor, &m.b.RootRuns)
-					roots, err = taskRoots(ctx, task, tcfg, opts)
-				}
-				m.addSeconds(&m.b.RootsSeconds, time.Since(start))
-				<-treeSlots
-				if err != nil {
-					send(buildEvent{task: ts, shard: p, err: fmt.Errorf("task %q: %w", task.ID, err)})
-					return
-				}
-				tcfg := cfg
-				tcfg.Timeout, tcfg.CPULimit = split(copts.Limits.Run(ts.check.Limit))
-				// The task's trees share one cache: identical programs run once.
-				ts.cache = NewCachedExecutor(m.executor(cfg.Executor, &m.b.TreeRuns))
-				tcfg.Executor = ts.cache
-				ts.trees = make([]*Tree, len(roots))
-				ts.left = len(roots)
-				if len(roots) == 0 {
-					ts.skip = "no root: the root maker found no program that loads and fails a test"
-				}
-				send(buildEvent{task: ts, shard: p, tree: -1, roots: true})
-				for ri, root := range roots {
-					if !acquire(treeSlots) {
-						return
-					}
-					wg.Go(func() {
-						defer func() { <-treeSlots }()
-						t, err := BuildTree(ctx, tcfg, task, ri, root)
-						if err != nil {
-							err = fmt.Errorf("task %q: %w", task.ID, err)
-						}
-						send(buildEvent{task: ts, shard: p, tree: ri, t: t, err: err})
-					})
-				}
-			}
-		}
-	})
-	go func() { wg.Wait(); close(events) }()
+			g.send(ctx, buildEvent{task: ts, shard: p, tree: ri, t: t, err: err})
+		})
+	}
+	return true
+}
 
+// collect applies the events until the goroutines are done; the first
+// error cancels the build.
+func (g *buildGrowth) collect(ctx context.Context, cancel context.CancelFunc) error {
 	var firstErr error
-	toWrite := len(pending)
-	for ev := range events {
+	toWrite := len(g.pending)
+	for ev := range g.events {
 		if firstErr != nil {
 			continue
 		}
@@ -158,44 +203,17 @@ func grow(ctx context.Context, cfg BuildConfig, copts CheckOptions, opts BuildOp
 			cancel()
 			continue
 		}
-		ts := ev.task
-		switch {
-		case ev.entry != nil: // a shard is written
-			prog.ShardsDone++
+		if ev.entry != nil { // a shard is written
+			g.prog.ShardsDone++
 			toWrite--
 			if toWrite == 0 {
-				close(writes)
+				close(g.writes)
 			}
-			log.Debug("shard complete", "shard", ev.shard.index, "trees", ev.entry.Trees, "rows", ev.entry.Rows)
-		case ev.roots:
-			estimate := opts.Roots
-			if n := len(tasks[ts.index].Roots); n > 0 {
-				estimate = min(n, opts.Roots)
-			}
-			prog.TreesTotal += len(ts.trees) - estimate
-			if ts.skip != "" {
-				prog.TasksSkipped++
-			}
-			if ts.left == 0 {
-				taskDone(ts, ev.shard, writes, m)
-			}
-		default: // a tree is done
-			ts.trees[ev.tree] = ev.t
-			if ev.t.Root().Solved() && ts.skip == "" {
-				// The root failed when it was checked or made, and passes
-				// now: a flaky verdict. Such a root never enters a corpus.
-				ts.skip = fmt.Sprintf("root %d passed every test when its tree was built (a flaky verdict)", ev.tree)
-				prog.TasksSkipped++
-			}
-			ts.left--
-			prog.TreesDone++
-			prog.Nodes += int64(len(ev.t.Nodes))
-			m.addTree(len(ev.t.Nodes))
-			if ts.left == 0 {
-				taskDone(ts, ev.shard, writes, m)
-			}
+			g.log.Debug("shard complete", "shard", ev.shard.index, "trees", ev.entry.Trees, "rows", ev.entry.Rows)
+		} else {
+			g.taskEvent(ev)
 		}
-		report()
+		g.report()
 	}
 	if firstErr != nil {
 		return firstErr
@@ -204,6 +222,39 @@ func grow(ctx context.Context, cfg BuildConfig, copts CheckOptions, opts BuildOp
 		return fmt.Errorf("build corpus: %w", err)
 	}
 	return nil
+}
+
+// taskEvent applies a task's roots being known or one of its trees done.
+func (g *buildGrowth) taskEvent(ev buildEvent) {
+	ts, prog := ev.task, g.prog
+	if ev.roots {
+		estimate := g.opts.Roots
+		if n := len(g.tasks[ts.index].Roots); n > 0 {
+			estimate = min(n, g.opts.Roots)
+		}
+		prog.TreesTotal += len(ts.trees) - estimate
+		if ts.skip != "" {
+			prog.TasksSkipped++
+		}
+		if ts.left == 0 {
+			taskDone(ts, ev.shard, g.writes, g.m)
+		}
+		return
+	}
+	ts.trees[ev.tree] = ev.t
+	if ev.t.Root().Solved() && ts.skip == "" {
+		// The root failed when it was checked or made, and passes
+		// now: a flaky verdict. Such a root never enters a corpus.
+		ts.skip = fmt.Sprintf("root %d passed every test when its tree was built (a flaky verdict)", ev.tree)
+		prog.TasksSkipped++
+	}
+	ts.left--
+	prog.TreesDone++
+	prog.Nodes += int64(len(ev.t.Nodes))
+	g.m.addTree(len(ev.t.Nodes))
+	if ts.left == 0 {
+		taskDone(ts, ev.shard, g.writes, g.m)
+	}
 }
 
 // taskDone counts a finished task of shard p and queues p for writing when

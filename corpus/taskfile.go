@@ -198,3 +198,26 @@ func WriteTasks(w io.Writer, tasks []Task) error {
 	}
 	return nil
 }
+
+// TasksOfSplits keeps the tasks whose split is one of splits ("all" keeps
+// every task).
+func TasksOfSplits(tasks []Task, splits []string) ([]Task, error) {
+	want := map[string]bool{}
+	for _, s := range splits {
+		switch s {
+		case "all":
+			want[SplitTrain], want[SplitVal], want[SplitTest] = true, true, true
+		case SplitTrain, SplitVal, SplitTest:
+			want[s] = true
+		default:
+			return nil, fmt.Errorf("unknown split %q (want train, val or test)", s)
+		}
+	}
+	var kept []Task
+	for _, t := range tasks {
+		if want[t.Split] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, nil
+}

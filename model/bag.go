@@ -220,13 +220,40 @@ func newEditContext(par *priority.Edge, in InputSet) *editContext {
 
 // encodeEdit returns one edit's feature ids and relational features.
 func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float32) {
-	dense := make([]float32, len(BagDense))
+	d := denseFeatures(make([]float32, len(BagDense)))
 	if ec.inputs.NoEditText {
-		return nil, dense
+		return nil, d
 	}
-	c := n.Config
 	p := parseEdit(e.Edit)
 	removed, added := tokenDiff(p.before, p.after)
+	ids := n.editIDs(p, removed, added, e.Edit)
+	d.kind(p.kind)
+	if p.line > 0 {
+		d.set("names_line", 1)
+	}
+	d.parentEdit(p, ec)
+	if p.kind != editUnparsed {
+		if n.LM != nil {
+			a, b := n.LM.LogProb(p.after), n.LM.LogProb(p.before)
+			d.set("lm_delta", clamp(a-b, -30, 30))
+			d.set("lm_after_mean", clamp(a/float64(len(codeTokens(p.after))+1), -30, 0))
+			d.set("lm_before_mean", clamp(b/float64(len(codeTokens(p.before))+1), -30, 0))
+		}
+		d.set("len_delta", clamp(float64(len(p.after)-len(p.before)), -20, 20))
+		d.set("removed_in_failures", fracIn(removed, ec.failures))
+		d.set("added_in_failures", fracIn(added, ec.failures))
+	}
+	d.suspicion(p, ec)
+	if ec.lines != nil && p.kind != editUnparsed {
+		d.program(p, ec, removed, added)
+	}
+	return ids, d
+}
+
+// editIDs returns the hashed ids of an edit: its kind, the tokens it
+// removes and adds, pairs of them, then the words of its text.
+func (n *BagNet) editIDs(p parsedEdit, removed, added []string, text string) []int32 {
+	c := n.Config
 	var ids []int32
 	ids = append(ids, n.hashID(fieldKind, fmt.Sprint(p.kind)))
 	for _, t := range removed {
@@ -245,138 +272,155 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 	if len(ids) > c.MaxEditIDs/2 {
 		ids = ids[:c.MaxEditIDs/2]
 	}
-	ids = n.wordIDs(ids, fieldEditWord, e.Edit, c.MaxEditIDs)
+	return n.wordIDs(ids, fieldEditWord, text, c.MaxEditIDs)
+}
 
-	set := func(name string, v float64) {
-		for i, nm := range BagDense {
-			if nm == name {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					v = 0
-				}
-				dense[i] = float32(v)
-				return
+// denseFeatures are an edit's relational features, indexed as BagDense.
+type denseFeatures []float32
+
+// set sets the feature named name to v (0 for NaN or ±Inf).
+func (d denseFeatures) set(name string, v float64) {
+	for i, nm := range BagDense {
+		if nm == name {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				v = 0
 			}
+			d[i] = float32(v)
+			return
 		}
-		panic("bag: unknown dense feature " + name) // a programming error, caught by tests
 	}
-	switch p.kind {
+	panic("bag: unknown dense feature " + name) // a programming error, caught by tests
+}
+
+// kind sets the one-hot kind of the edit.
+func (d denseFeatures) kind(k editKind) {
+	switch k {
 	case editChange:
-		set("kind_change", 1)
+		d.set("kind_change", 1)
 	case editUseVar:
-		set("kind_usevar", 1)
+		d.set("kind_usevar", 1)
 	case editRemove:
-		set("kind_remove", 1)
+		d.set("kind_remove", 1)
 	default:
-		set("kind_unparsed", 1)
+		d.set("kind_unparsed", 1)
 	}
-	if p.line > 0 {
-		set("names_line", 1)
+}
+
+// parentEdit relates the edit to the edit that made its program.
+func (d denseFeatures) parentEdit(p parsedEdit, ec *editContext) {
+	if ec.prev.kind == editUnparsed {
+		return
 	}
-	if ec.prev.kind != editUnparsed {
-		set("parent_edit_lm_delta", ec.prevLM)
-		if p.line > 0 && p.line == ec.prev.line {
-			set("same_line_as_parent_edit", 1)
-		}
-		if p.kind != editUnparsed && strings.TrimSpace(p.before) == strings.TrimSpace(ec.prev.after) &&
-			strings.TrimSpace(p.after) == strings.TrimSpace(ec.prev.before) {
-			set("reverts_parent_edit", 1)
-		}
+	d.set("parent_edit_lm_delta", ec.prevLM)
+	if p.line > 0 && p.line == ec.prev.line {
+		d.set("same_line_as_parent_edit", 1)
 	}
-	if p.kind != editUnparsed {
-		if n.LM != nil {
-			a, b := n.LM.LogProb(p.after), n.LM.LogProb(p.before)
-			set("lm_delta", clamp(a-b, -30, 30))
-			set("lm_after_mean", clamp(a/float64(len(codeTokens(p.after))+1), -30, 0))
-			set("lm_before_mean", clamp(b/float64(len(codeTokens(p.before))+1), -30, 0))
-		}
-		set("len_delta", clamp(float64(len(p.after)-len(p.before)), -20, 20))
-		set("removed_in_failures", fracIn(removed, ec.failures))
-		set("added_in_failures", fracIn(added, ec.failures))
+	if p.kind != editUnparsed && strings.TrimSpace(p.before) == strings.TrimSpace(ec.prev.after) &&
+		strings.TrimSpace(p.after) == strings.TrimSpace(ec.prev.before) {
+		d.set("reverts_parent_edit", 1)
 	}
+}
+
+// suspicion sets how suspicious the diagnosis finds the edited line.
+func (d denseFeatures) suspicion(p parsedEdit, ec *editContext) {
 	rank := 8.0
 	if r, ok := ec.susp.rank[p.line]; ok && p.line > 0 {
 		rank = float64(min(r, 8))
-		set("susp_score", ec.susp.score[p.line])
+		d.set("susp_score", ec.susp.score[p.line])
 	}
-	set("susp_rank", rank)
+	d.set("susp_rank", rank)
 	if p.line > 0 && p.line == ec.susp.likely {
-		set("likely_line", 1)
+		d.set("likely_line", 1)
 	}
-	if ec.lines != nil && p.kind != editUnparsed {
-		// Tokens elsewhere: the program's counts minus the edited line's.
-		own := map[string]int{}
-		if p.line >= 1 && p.line <= len(ec.lines) {
-			for _, t := range codeTokens(ec.lines[p.line-1]) {
-				own[t]++
-			}
-			if strings.Contains(ec.lines[p.line-1], strings.TrimSpace(p.before)) {
-				set("applies_to_line", 1)
-			}
+}
+
+// program relates the edit to the parent program: whether it applies to
+// its line, and whether the tokens and names it adds or removes occur
+// elsewhere in the program or are defined before the line.
+func (d denseFeatures) program(p parsedEdit, ec *editContext, removed, added []string) {
+	// Tokens elsewhere: the program's counts minus the edited line's.
+	own := map[string]int{}
+	if p.line >= 1 && p.line <= len(ec.lines) {
+		for _, t := range codeTokens(ec.lines[p.line-1]) {
+			own[t]++
 		}
-		elsewhere := func(toks []string) float64 {
-			if len(toks) == 0 {
-				return 0
-			}
-			k := 0
-			for _, t := range toks {
-				if ec.tokens[t]-own[t] > 0 {
-					k++
-				}
-			}
-			return float64(k) / float64(len(toks))
+		if strings.Contains(ec.lines[p.line-1], strings.TrimSpace(p.before)) {
+			d.set("applies_to_line", 1)
 		}
-		set("added_elsewhere", elsewhere(added))
-		set("removed_elsewhere", elsewhere(removed))
-		// Names: does the edit bring in one that exists before this line
-		// (a parameter, an earlier assignment), or drop one that does not?
-		definedBefore := func(toks []string) float64 {
-			n, k := 0, 0
-			for _, t := range toks {
-				if !isIdentStart(t[0]) || pyKeywords[t] {
-					continue
-				}
-				n++
-				if l, ok := ec.defined[t]; ok && (p.line <= 0 || l < p.line) {
-					k++
-				}
-			}
-			if n == 0 {
-				return 0.5
-			}
-			return float64(k) / float64(n)
-		}
-		set("added_defined_before", definedBefore(added))
-		set("removed_defined_before", definedBefore(removed))
-		rare := func(toks []string) float64 { // a name used at most once elsewhere (an unused parameter)
-			for _, t := range toks {
-				if isIdentStart(t[0]) && !pyKeywords[t] && ec.tokens[t]-own[t] <= 1 {
-					return 1
-				}
-			}
+	}
+	elsewhere := func(toks []string) float64 {
+		if len(toks) == 0 {
 			return 0
 		}
-		set("added_rare", rare(added))
-		set("removed_rare", rare(removed))
-		for _, t := range added {
-			if ec.params[t] {
-				set("added_param", 1)
+		k := 0
+		for _, t := range toks {
+			if ec.tokens[t]-own[t] > 0 {
+				k++
 			}
 		}
-		var after, before float64
-		for i, l := range ec.lines {
-			if i == p.line-1 {
+		return float64(k) / float64(len(toks))
+	}
+	d.set("added_elsewhere", elsewhere(added))
+	d.set("removed_elsewhere", elsewhere(removed))
+	d.names(p, ec, own, removed, added)
+	d.set("snippet_elsewhere", snippetElsewhere(p, ec.lines))
+}
+
+// names sets whether the edit brings in a name that exists before its
+// line (a parameter, an earlier assignment) or drops one that does not,
+// and whether it touches a name used at most once elsewhere.
+func (d denseFeatures) names(p parsedEdit, ec *editContext, own map[string]int, removed, added []string) {
+	definedBefore := func(toks []string) float64 {
+		n, k := 0, 0
+		for _, t := range toks {
+			if !isIdentStart(t[0]) || pyKeywords[t] {
 				continue
 			}
-			if p.after != "" && strings.Contains(l, strings.TrimSpace(p.after)) {
-				after = 1
-			}
-			if p.before != "" && strings.Contains(l, strings.TrimSpace(p.before)) {
-				before = 1
+			n++
+			if l, ok := ec.defined[t]; ok && (p.line <= 0 || l < p.line) {
+				k++
 			}
 		}
-		set("snippet_elsewhere", after-before)
+		if n == 0 {
+			return 0.5
+		}
+		return float64(k) / float64(n)
 	}
-	return ids, dense
+	d.set("added_defined_before", definedBefore(added))
+	d.set("removed_defined_before", definedBefore(removed))
+	rare := func(toks []string) float64 { // a name used at most once elsewhere (an unused parameter)
+		for _, t := range toks {
+			if isIdentStart(t[0]) && !pyKeywords[t] && ec.tokens[t]-own[t] <= 1 {
+				return 1
+			}
+		}
+		return 0
+	}
+	d.set("added_rare", rare(added))
+	d.set("removed_rare", rare(removed))
+	for _, t := range added {
+		if ec.params[t] {
+			d.set("added_param", 1)
+		}
+	}
+}
+
+// snippetElsewhere is 1 when the edit's new text occurs on another line of
+// the program, −1 when only its old text does, 0 otherwise.
+func snippetElsewhere(p parsedEdit, lines []string) float64 {
+	var after, before float64
+	for i, l := range lines {
+		if i == p.line-1 {
+			continue
+		}
+		if p.after != "" && strings.Contains(l, strings.TrimSpace(p.after)) {
+			after = 1
+		}
+		if p.before != "" && strings.Contains(l, strings.TrimSpace(p.before)) {
+			before = 1
+		}
+	}
+	return after - before
 }
 
 // pyKeywords are Python's keywords and a few builtins that are not names

@@ -32,6 +32,10 @@ var importRule = []struct {
 	{"triage/search/eval/...", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/eval/..."}},
 	// TSAPR asks an LLM for patches through the openai proposer's client.
 	{"triage/search/tsapr", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/proposer/..."}},
+	// Live search over a task set: the engine with a proposer, TSAPR, and
+	// the report's diffs.
+	{"triage/search/live", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search",
+		"triage/search/proposer/...", "triage/search/tsapr", "triage/search/eval/report"}},
 	{"triage/search/serve/api", []string{"triage/corpus", "triage/model/priority", "triage/policy"}},
 	{"triage/search/serve/...", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/serve/..."}},
 	{"triage/train/...", []string{"triage/model/...", "triage/corpus", "triage/policy", "triage/search", "triage/search/eval"}},
@@ -65,9 +69,6 @@ func ruleFor(pkg string) ([]string, bool) {
 // rule does not admit, on a package the rule does not cover, and on any
 // import of cmd.
 func TestImportRule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list over the module")
-	}
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "triage/...").Output()
 	if err != nil {
 		var ee *exec.ExitError

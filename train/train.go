@@ -273,6 +273,24 @@ func Train(ctx context.Context, o Options, env Env) (*Run, error) {
 		return nil, errors.New("train: no output folder")
 	}
 	start := time.Now()
+	resumed, err := prepareOut(o, env)
+	if err != nil {
+		return nil, err
+	}
+	l, err := newLoop(ctx, o, env, resumed, start, log)
+	if err != nil {
+		return nil, err
+	}
+	if done, err := l.loop(ctx); !done || err != nil {
+		return l.run, err
+	}
+	return l.finish(ctx)
+}
+
+// prepareOut checks env.Out for a run to resume (env.Resume) or one that
+// must not be overwritten, and makes its folders. It returns the state of
+// the run to resume, nil for a new run.
+func prepareOut(o Options, env Env) (*state, error) {
 	var resumed *state
 	if env.Resume {
 		st, err := readState(filepath.Join(env.Out, lastDir))
@@ -293,159 +311,212 @@ func Train(ctx context.Context, o Options, env Env) (*Run, error) {
 	if err := os.MkdirAll(filepath.Join(env.Out, lastDir), 0o755); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	return resumed, nil
+}
 
-	// Model and statistics.
-	var b *model.Bundle
-	var st Stats
+// trainLoop is one training run as it goes: the model, the trainer, the
+// schedule and where the run stands.
+type trainLoop struct {
+	o       Options
+	env     Env
+	log     *slog.Logger
+	b       *model.Bundle
+	st      Stats
+	run     *Run
+	sched   Schedule
+	trainer *gtrain.Trainer
+	pipe    *pipeline
+	total   int
+	start   time.Time
+
+	step, epoch int
+	inEpoch     int64
+	best        Validation
+}
+
+// newLoop loads the model (resumed) or builds it, and sets up the trainer.
+func newLoop(ctx context.Context, o Options, env Env, resumed *state, start time.Time, log *slog.Logger) (*trainLoop, error) {
+	l := &trainLoop{o: o, env: env, log: log, start: start, best: Validation{ET: -1}}
+	var err error
 	if resumed != nil {
-		var err error
-		if b, err = model.LoadCheckpoint(filepath.Join(env.Out, lastDir)); err != nil {
+		if l.b, err = model.LoadCheckpoint(filepath.Join(env.Out, lastDir)); err != nil {
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
-		st = resumed.Stats
-	} else {
-		var err error
-		if b, st, err = buildModel(ctx, o, env, log); err != nil {
-			return nil, err
-		}
+		l.st = resumed.Stats
+	} else if l.b, l.st, err = buildModel(ctx, o, env, log); err != nil {
+		return nil, err
 	}
-	run := &Run{Stats: st, Out: env.Out, Resumed: resumed != nil, Options: o, Sources: env.Sources}
+	st := l.st
+	l.run = &Run{Stats: st, Out: env.Out, Resumed: resumed != nil, Options: o, Sources: env.Sources}
 	perEpoch := int(max(1, (st.Groups+int64(o.Batch*o.Accum)-1)/int64(o.Batch*o.Accum)))
-	total := o.Steps
-	if total == 0 {
-		total = max(1, int(o.Epochs*float64(perEpoch)+0.5))
+	l.total = o.Steps
+	if l.total == 0 {
+		l.total = max(1, int(o.Epochs*float64(perEpoch)+0.5))
 	}
-	sched := Schedule{Peak: o.LR, Warmup: int(o.Warmup * float64(total)), Total: total, MinRatio: o.MinLR}
-	opt := newClippedAdamW(sched, o.WeightDecay, o.ClipNorm)
-	net := b.Net
-	trainer := gtrain.NewTrainer(env.Backend, b.Ctx,
+	l.sched = Schedule{Peak: o.LR, Warmup: int(o.Warmup * float64(l.total)), Total: l.total, MinRatio: o.MinLR}
+	opt := newClippedAdamW(l.sched, o.WeightDecay, o.ClipNorm)
+	net := l.b.Net
+	l.trainer = gtrain.NewTrainer(env.Backend, l.b.Ctx,
 		func(c *mlctx.Context, _ any, in []*Node) []*Node { return []*Node{net.Logits(c, in)} },
 		func(labels, preds []*Node) *Node { return SurvivalLoss(preds[0], labels[0], labels[1], labels[2]) },
 		opt, nil, nil)
 	if o.Accum > 1 {
-		if err := trainer.AccumulateGradients(o.Accum); err != nil {
+		if err := l.trainer.AccumulateGradients(o.Accum); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}
-	step, epoch, inEpoch := 0, 0, int64(0)
-	best := Validation{ET: -1}
 	if resumed != nil {
-		if err := loadState(filepath.Join(env.Out, lastDir), b.Ctx); err != nil {
+		if err := loadState(filepath.Join(env.Out, lastDir), l.b.Ctx); err != nil {
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
-		step, epoch, inEpoch = resumed.Step, resumed.Epoch, resumed.InEpoch
-		best, run.BestStep, run.History = resumed.Best, resumed.BestStep, resumed.History
+		l.step, l.epoch, l.inEpoch = resumed.Step, resumed.Epoch, resumed.InEpoch
+		l.best, l.run.BestStep, l.run.History = resumed.Best, resumed.BestStep, resumed.History
 		if resumed.BestET <= 0 {
-			best.ET = -1
+			l.best.ET = -1
 		}
-		start = start.Add(-time.Duration(resumed.Seconds * float64(time.Second)))
-		log.Info("train: resuming", "step", step, "epoch", epoch, "examples_into_epoch", inEpoch)
+		l.start = l.start.Add(-time.Duration(resumed.Seconds * float64(time.Second)))
+		log.Info("train: resuming", "step", l.step, "epoch", l.epoch, "examples_into_epoch", l.inEpoch)
 	}
-	log.Info("train", "arch", b.Meta.Arch, "examples", st.Groups, "edges", st.Edges, "trees_with_fix", st.TreesWithFix,
-		"steps", total, "steps_per_epoch", perEpoch, "batch", o.Batch, "accum", o.Accum)
+	log.Info("train", "arch", l.b.Meta.Arch, "examples", st.Groups, "edges", st.Edges, "trees_with_fix", st.TreesWithFix,
+		"steps", l.total, "steps_per_epoch", perEpoch, "batch", o.Batch, "accum", o.Accum)
+	return l, nil
+}
 
-	saveLast := func() error {
-		s := &state{Step: step, Epoch: epoch, InEpoch: inEpoch, Options: o, Stats: st, BestET: best.ET,
-			BestStep: run.BestStep, Best: best, History: run.History, Seconds: time.Since(start).Seconds()}
-		return writeState(filepath.Join(env.Out, lastDir), b, s, env, run)
-	}
-	validate := func() (*Validation, error) {
-		sc, err := b.Scorer(env.Backend, 64)
-		if err != nil {
-			return nil, err
-		}
-		defer sc.Close()
-		v, err := Validate(ctx, sc, env.Val)
-		if err != nil {
-			return nil, err
-		}
-		return &v, nil
-	}
+// saveLast writes the resumable state of the run.
+func (l *trainLoop) saveLast() error {
+	s := &state{Step: l.step, Epoch: l.epoch, InEpoch: l.inEpoch, Options: l.o, Stats: l.st, BestET: l.best.ET,
+		BestStep: l.run.BestStep, Best: l.best, History: l.run.History, Seconds: time.Since(l.start).Seconds()}
+	return writeState(filepath.Join(l.env.Out, lastDir), l.b, s, l.env, l.run)
+}
 
-	pipe := newPipeline(ctx, env.Train, net, o, epoch, inEpoch)
-	defer func() { pipe.close() }()
-	var lossSum float64
-	var lossN int
-	edgesSince, lastReport := 0, time.Now()
-	for step < total {
+// validate replays the current model on the validation split.
+func (l *trainLoop) validate(ctx context.Context) (*Validation, error) {
+	sc, err := l.b.Scorer(l.env.Backend, 64)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.Close()
+	v, err := Validate(ctx, sc, l.env.Val)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// loop runs the steps; done is false when it stopped early (env.stopAfter)
+// or failed. A cancelled ctx saves the state to resume from.
+func (l *trainLoop) loop(ctx context.Context) (done bool, err error) {
+	l.pipe = newPipeline(ctx, l.env.Train, l.b.Net, l.o, l.epoch, l.inEpoch)
+	defer func() { l.pipe.close() }()
+	lastReport := time.Now()
+	for l.step < l.total {
 		if err := ctx.Err(); err != nil {
-			_ = saveLast()
-			return run, fmt.Errorf("train: %w (state saved at step %d; --resume continues)", err, step)
+			_ = l.saveLast()
+			return false, fmt.Errorf("train: %w (state saved at step %d; --resume continues)", err, l.step)
 		}
-		lossSum, lossN = 0, 0
-		for micro := 0; micro < o.Accum; micro++ {
-			mb, err := pipe.next()
-			if errors.Is(err, io.EOF) { // epoch boundary
-				epoch++
-				inEpoch = 0
-				pipe.close()
-				pipe = newPipeline(ctx, env.Train, net, o, epoch, 0)
-				if mb, err = pipe.next(); err != nil {
-					return run, fmt.Errorf("train: epoch %d: %w", epoch, err)
-				}
-			} else if err != nil {
-				return run, fmt.Errorf("train: %w", err)
-			}
-			metrics, err := trainer.TrainStep(nil, mb.inputs, mb.labels)
-			if err != nil {
-				return run, fmt.Errorf("train: step %d: %w", step, err)
-			}
-			l, err := tensors.CopyFlatData[float32](metrics[0])
-			if err != nil {
-				return run, fmt.Errorf("train: step %d: %w", step, err)
-			}
-			lossSum += float64(l[0])
-			lossN++
-			inEpoch += int64(mb.groups)
-			edgesSince += mb.edges
+		loss, edges, err := l.microSteps(ctx)
+		if err != nil {
+			return false, err
 		}
-		step++
-		loss := lossSum / float64(max(lossN, 1))
-		el := time.Since(start)
-		rate := float64(edgesSince) / time.Since(lastReport).Seconds()
-		rec := Record{Step: step, Epoch: epoch, Loss: loss, LR: sched.At(step - 1), EdgesPerSec: rate, Seconds: el.Seconds()}
-		p := Progress{Step: step, Total: total, Epoch: epoch, Loss: loss, EdgesPerSec: rate, Elapsed: el,
-			ETA: time.Duration(float64(el) / float64(step) * float64(total-step)), BestET: best.ET}
-		edgesSince, lastReport = 0, time.Now()
-		if (o.ValEvery > 0 && step%o.ValEvery == 0) || step == total {
-			v, err := validate()
-			if err != nil {
-				return run, fmt.Errorf("train: step %d: %w", step, err)
-			}
-			rec.Val, p.Val = v, v
-			if best.ET < 0 || v.ET < best.ET {
-				best, run.BestStep = *v, step
-				if err := saveBest(b, env, run, o, st); err != nil {
-					return run, err
-				}
-			}
-			p.BestET = best.ET
-			log.Info("train: validation", "step", step, "val_et", fmt.Sprintf("%.3f", v.ET), "best_et", fmt.Sprintf("%.3f", best.ET), "best_step", run.BestStep)
+		l.step++
+		rate := float64(edges) / time.Since(lastReport).Seconds()
+		lastReport = time.Now()
+		if err := l.record(ctx, loss, rate); err != nil {
+			return false, err
 		}
-		run.History = append(run.History, rec)
-		if env.Progress != nil {
-			env.Progress(p)
-		}
-		if p.Val != nil || step == total {
-			if err := saveLast(); err != nil {
-				return run, err
-			}
-			if err := writeLog(env.Out, run.History); err != nil {
-				return run, err
-			}
-		}
-		if env.stopAfter > 0 && step >= env.stopAfter {
-			return run, nil
+		if l.env.stopAfter > 0 && l.step >= l.env.stopAfter {
+			return false, nil
 		}
 	}
-	run.Steps = step
+	return true, nil
+}
+
+// microSteps runs the o.Accum micro-batches of one step, opening the next
+// epoch at the end of one, and returns their mean loss and their edges.
+func (l *trainLoop) microSteps(ctx context.Context) (loss float64, edges int, err error) {
+	var lossSum float64
+	lossN := 0
+	for micro := 0; micro < l.o.Accum; micro++ {
+		mb, err := l.pipe.next()
+		if errors.Is(err, io.EOF) { // epoch boundary
+			l.epoch++
+			l.inEpoch = 0
+			l.pipe.close()
+			l.pipe = newPipeline(ctx, l.env.Train, l.b.Net, l.o, l.epoch, 0)
+			if mb, err = l.pipe.next(); err != nil {
+				return 0, 0, fmt.Errorf("train: epoch %d: %w", l.epoch, err)
+			}
+		} else if err != nil {
+			return 0, 0, fmt.Errorf("train: %w", err)
+		}
+		metrics, err := l.trainer.TrainStep(nil, mb.inputs, mb.labels)
+		if err != nil {
+			return 0, 0, fmt.Errorf("train: step %d: %w", l.step, err)
+		}
+		v, err := tensors.CopyFlatData[float32](metrics[0])
+		if err != nil {
+			return 0, 0, fmt.Errorf("train: step %d: %w", l.step, err)
+		}
+		lossSum += float64(v[0])
+		lossN++
+		l.inEpoch += int64(mb.groups)
+		edges += mb.edges
+	}
+	return lossSum / float64(max(lossN, 1)), edges, nil
+}
+
+// record logs the step just taken, validates when due (keeping the best
+// checkpoint), reports progress and saves the state after a validation
+// and at the end.
+func (l *trainLoop) record(ctx context.Context, loss, rate float64) error {
+	step, total := l.step, l.total
+	el := time.Since(l.start)
+	rec := Record{Step: step, Epoch: l.epoch, Loss: loss, LR: l.sched.At(step - 1), EdgesPerSec: rate, Seconds: el.Seconds()}
+	p := Progress{Step: step, Total: total, Epoch: l.epoch, Loss: loss, EdgesPerSec: rate, Elapsed: el,
+		ETA: time.Duration(float64(el) / float64(step) * float64(total-step)), BestET: l.best.ET}
+	if (l.o.ValEvery > 0 && step%l.o.ValEvery == 0) || step == total {
+		v, err := l.validate(ctx)
+		if err != nil {
+			return fmt.Errorf("train: step %d: %w", step, err)
+		}
+		rec.Val, p.Val = v, v
+		if l.best.ET < 0 || v.ET < l.best.ET {
+			l.best, l.run.BestStep = *v, step
+			if err := saveBest(l.b, l.env, l.run, l.o, l.st); err != nil {
+				return err
+			}
+		}
+		p.BestET = l.best.ET
+		l.log.Info("train: validation", "step", step, "val_et", fmt.Sprintf("%.3f", v.ET), "best_et", fmt.Sprintf("%.3f", l.best.ET), "best_step", l.run.BestStep)
+	}
+	l.run.History = append(l.run.History, rec)
+	if l.env.Progress != nil {
+		l.env.Progress(p)
+	}
+	if p.Val != nil || step == total {
+		if err := l.saveLast(); err != nil {
+			return err
+		}
+		if err := writeLog(l.env.Out, l.run.History); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish writes the log and plot of a completed run, replays the best
+// checkpoint on the test split (env.Test) and records the run with it.
+func (l *trainLoop) finish(ctx context.Context) (*Run, error) {
+	run, env := l.run, l.env
+	run.Steps = l.step
+	best := l.best
 	run.Best = &best
-	run.Seconds = time.Since(start).Seconds()
+	run.Seconds = time.Since(l.start).Seconds()
 	if err := writeLog(env.Out, run.History); err != nil {
 		return run, err
 	}
 	if err := writePlot(filepath.Join(env.Out, "training.svg"), run.History); err != nil {
-		log.Warn("train: plot", "err", err)
+		l.log.Warn("train: plot", "err", err)
 	}
 	run.Command = env.Command
 	if env.Test != nil {
@@ -463,7 +534,7 @@ func Train(ctx context.Context, o Options, env Env) (*Run, error) {
 			return run, fmt.Errorf("train: test replay: %w", err)
 		}
 		run.Test = &v
-		log.Info("train: test split", "et", fmt.Sprintf("%.3f", v.ET), "trees", v.Trees)
+		l.log.Info("train: test split", "et", fmt.Sprintf("%.3f", v.ET), "trees", v.Trees)
 	}
 	// The best checkpoint's record gets the whole run.
 	if err := finishBest(env.Out, run); err != nil {

@@ -12,8 +12,6 @@ import (
 	"triage/search/sandbox"
 )
 
-func init() { register("bench", newBenchSandboxCmd) }
-
 func newBenchSandboxCmd() *cobra.Command {
 	var (
 		runs     int
@@ -57,7 +55,7 @@ proposals. Progress goes to stderr.`,
 			if err != nil {
 				return fmt.Errorf("bench sandbox: %w", err)
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), res)
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)

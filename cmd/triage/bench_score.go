@@ -9,8 +9,6 @@ import (
 	"triage/model"
 )
 
-func init() { register("bench", newBenchScoreCmd) }
-
 func newBenchScoreCmd() *cobra.Command {
 	var (
 		backend, arch, dtype, modes string
@@ -64,7 +62,7 @@ eager, 322 compiled.`,
 			if err != nil {
 				return fmt.Errorf("bench score: %w", err)
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch,
 					"dtype": dtype, "tokens_per_edge": tokens, "k": k, "results": res})
 			}

@@ -14,8 +14,6 @@ import (
 	"triage/search/serve"
 )
 
-func init() { register("bench", newBenchServeCmd) }
-
 // benchServeRow is one load test: a batching mode and what it measured.
 type benchServeRow struct {
 	Mode   string `json:"mode"`
@@ -85,7 +83,7 @@ It fails (exit 1) when any request failed.`,
 					rows = append(rows, row)
 				}
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				if err := printJSON(cmd.OutOrStdout(), rows); err != nil {
 					return err
 				}

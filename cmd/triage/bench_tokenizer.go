@@ -12,8 +12,6 @@ import (
 	"triage/model/tokenizer"
 )
 
-func init() { register("bench", newBenchTokenizerCmd) }
-
 func newBenchTokenizerCmd() *cobra.Command {
 	var (
 		size    int
@@ -55,7 +53,7 @@ clock: on a loaded machine they include other processes' load.`,
 			if err != nil {
 				return fmt.Errorf("bench tokenizer: %w", err)
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), res)
 			}
 			w := cmd.OutOrStdout()

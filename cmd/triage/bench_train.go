@@ -10,8 +10,6 @@ import (
 	"triage/train"
 )
 
-func init() { register("bench", newBenchTrainCmd) }
-
 func newBenchTrainCmd() *cobra.Command {
 	var (
 		backend, arch, dtype, batches string
@@ -65,7 +63,7 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 				}
 				res = append(res, r)
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch, "dtype": dtype, "results": res})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "backend %s, arch %s, %s, LoRA r 8 on q/k/v/o, seq %d\n", be.Description(), arch, dtype, seq)

@@ -16,16 +16,13 @@ import (
 	"golang.org/x/term"
 
 	"triage/corpus"
-	"triage/model/tokenizer"
 	"triage/search/proposer/mutate"
-	"triage/search/proposer/openai"
 	"triage/search/sandbox"
 )
 
-func init() { register("corpus", newCorpusBuildCmd) }
-
 type corpusBuildFlags struct {
-	tasks, proposer, out, shard  string
+	json                         bool // the global --json
+	tasks, out, shard            string
 	splits                       []string
 	k, depth, roots, workers     int
 	tasksPerShard, refRuns       int
@@ -33,11 +30,9 @@ type corpusBuildFlags struct {
 	seed                         uint64
 	resume, skipBadLines, noProg bool
 	strict                       bool
-	baseURL, model, apiKeyEnv    string
-	temperature                  float32
-	maxTokens, concurrency, n    int
-	limitFlags                   timeLimitFlags
-	sandboxLimits                sandbox.LimitsPolicy
+	proposerFlags
+	limitFlags    timeLimitFlags
+	sandboxLimits sandbox.LimitsPolicy
 }
 
 func newCorpusBuildCmd() *cobra.Command {
@@ -89,11 +84,13 @@ one corpus into one shared folder or into n folders; readers take the union.
   triage corpus build --tasks tasks.jsonl --strict --test-timeout-floor 1s --out c/
   triage corpus build --tasks bundled --split val,test --roots 1 --out out/evalonly
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
-		RunE: func(cmd *cobra.Command, args []string) error { return corpusBuildHandler(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.json = jsonFlag(cmd)
+			return corpusBuildHandler(cmd.Context(), f)
+		},
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
-	fl.StringVar(&f.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
 	fl.IntVar(&f.k, "k", 3, "edits proposed per node")
 	fl.IntVar(&f.depth, "depth", 4, "maximum depth D (root = 0)")
 	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
@@ -107,13 +104,7 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.Int64Var(&f.rowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
-	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
-	fl.StringVar(&f.model, "model", "", "openai: model name")
-	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
-	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature")
-	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
-	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
-	fl.IntVar(&f.n, "n", 1, "openai: completions per diagnose call")
+	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature", "openai: completions per diagnose call")
 	f.limitFlags.register(fl, true)
 	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
 	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
@@ -167,27 +158,34 @@ type corpusBuildSummary struct {
 	Time *corpus.Breakdown `json:"time"`
 }
 
-func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
+// checkBuildFlags checks the flags of corpus build (resolving --workers)
+// and returns the time limits and the shard slice they give.
+func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpus.Shard, err error) {
 	if f.out == "" {
-		return badInput("--out is required")
+		return limits, shard, badInput("--out is required")
 	}
 	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.tasksPerShard < 1 || f.refRuns < 1 {
-		return badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
+		return limits, shard, badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
 	}
-	var err error
 	if f.workers, err = resolveWorkers(f.workers); err != nil {
-		return err
+		return limits, shard, err
 	}
 	if f.proposer != "mutate" && f.proposer != "openai" {
-		return badInput("--proposer %q: want mutate or openai", f.proposer)
+		return limits, shard, badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
-	limits, err := f.limitFlags.limits()
+	if limits, err = f.limitFlags.limits(); err != nil {
+		return limits, shard, err
+	}
+	if shard, err = corpus.ParseShard(f.shard, os.Getenv); err != nil {
+		return limits, shard, badInput("%v", err)
+	}
+	return limits, shard, nil
+}
+
+func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
+	limits, shard, err := checkBuildFlags(f)
 	if err != nil {
 		return err
-	}
-	shard, err := corpus.ParseShard(f.shard, os.Getenv)
-	if err != nil {
-		return badInput("%v", err)
 	}
 	if shard.Source != "flag" {
 		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
@@ -196,35 +194,18 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err != nil {
 		return err
 	}
-	if tasks, err = tasksOfSplits(tasks, f.splits); err != nil {
+	if tasks, err = corpus.TasksOfSplits(tasks, f.splits); err != nil {
 		return badInput("--split: %v", err)
 	}
 	if len(tasks) == 0 {
 		return badInput("%s: no task of split %s", f.tasks, strings.Join(f.splits, ","))
 	}
 	cfg := corpus.BuildConfig{K: f.k, D: f.depth, ProposerName: f.proposer}
-	switch f.proposer {
-	case "mutate":
-		// Real Qwen3 token counts, so token metrics mean what they would
-		// with an LLM proposer of that family.
-		tok, err := tokenizer.Qwen3()
-		if err != nil {
-			return fmt.Errorf("load the Qwen3 tokenizer: %w", err)
-		}
-		cfg.Proposer = mutate.New(mutate.Options{Seed: f.seed, Tokens: tok})
-		cfg.Model = "mutate"
-	case "openai":
-		p, err := openai.New(openai.Options{BaseURL: f.baseURL, Model: f.model, APIKey: os.Getenv(f.apiKeyEnv),
-			N: f.n, Temperature: f.temperature, MaxTokens: f.maxTokens, Concurrency: f.concurrency})
-		if err != nil {
-			return badInput("%v", err)
-		}
-		if err := p.Check(ctx); err != nil {
-			return fmt.Errorf("corpus build: %w", err)
-		}
-		cfg.Proposer = p
-		cfg.Model = f.model
+	prop, err := newProposer(ctx, "corpus build", f.proposerFlags, f.seed)
+	if err != nil {
+		return err
 	}
+	cfg.Proposer, cfg.Model = prop.Proposer, prop.Model
 
 	// Each run's limit and coverage are chosen per run (the task's limit;
 	// coverage where the mutate proposer will read it); the pool's own
@@ -261,14 +242,24 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
 		return fmt.Errorf("stop sandbox: %w", err)
 	}
-	cpu := sandbox.ProcessCPUSeconds() - cpu0
-	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
-		Rows: man.Rows, BuiltNodes: rep.last.Nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
-	if wall > 0 {
-		sum.NodesPerSec = float64(rep.last.Nodes) / wall
+	sum := summarizeBuild(f, man, rep.last.Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
+	if f.json {
+		return printJSON(os.Stdout, sum)
 	}
-	if rep.last.Nodes > 0 && cpu > 0 {
-		sum.CPUMSPerNode = 1000 * cpu / float64(rep.last.Nodes)
+	printBuildSummary(sum)
+	return nil
+}
+
+// summarizeBuild makes the summary of a build from its manifest, the nodes
+// built in this session, its wall time and the CPU seconds it spent.
+func summarizeBuild(f *corpusBuildFlags, man *corpus.Manifest, nodes int64, wall, cpu float64) corpusBuildSummary {
+	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
+		Rows: man.Rows, BuiltNodes: nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
+	if wall > 0 {
+		sum.NodesPerSec = float64(nodes) / wall
+	}
+	if nodes > 0 && cpu > 0 {
+		sum.CPUMSPerNode = 1000 * cpu / float64(nodes)
 		sum.CPUCapacityNodesPerS = float64(runtime.NumCPU()) * 1000 / sum.CPUMSPerNode
 	}
 	var unc int64
@@ -279,9 +270,11 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if sum.Bytes > 0 {
 		sum.Ratio = float64(unc) / float64(sum.Bytes)
 	}
-	if flagJSON {
-		return printJSON(os.Stdout, sum)
-	}
+	return sum
+}
+
+// printBuildSummary prints the summary of a build as text.
+func printBuildSummary(sum corpusBuildSummary) {
 	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",
 		sum.Out, sum.Shards, sum.Trees, sum.Rows, sum.BuiltNodes, sum.WallSeconds, sum.NodesPerSec, sum.Bytes, sum.Ratio)
 	if sum.CPUMSPerNode > 0 {
@@ -292,7 +285,6 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if sum.Time != nil {
 		printBreakdown(os.Stdout, "time breakdown of this session", sum.Time)
 	}
-	return nil
 }
 
 // sandboxVerdictSettings are the sandbox options that change verdicts,

@@ -10,8 +10,6 @@ import (
 	"triage/corpus"
 )
 
-func init() { register("corpus", newCorpusMergeCmd) }
-
 func newCorpusMergeCmd() *cobra.Command {
 	var out string
 	var rows int64
@@ -51,7 +49,7 @@ new or empty.`,
 			if err != nil {
 				return err
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(os.Stdout, man)
 			}
 			fmt.Printf("%s: %d shards, %d trees, %d rows\n", out, len(man.Shards), man.Trees, man.Rows)

@@ -10,8 +10,6 @@ import (
 	"triage/corpus"
 )
 
-func init() { register("corpus", newCorpusReplicateCmd) }
-
 // newCorpusReplicateCmd is a hidden command for scale tests: it makes a
 // large corpus from a small one.
 func newCorpusReplicateCmd() *cobra.Command {
@@ -54,7 +52,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 			if err != nil {
 				return err
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(os.Stdout, rep)
 			}
 			fmt.Printf("%s: %d shards, %d trees, %d rows, %d bytes\n", out, rep.Shards, rep.Trees, rep.Rows, rep.Bytes)

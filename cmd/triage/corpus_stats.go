@@ -12,8 +12,6 @@ import (
 	"triage/corpus"
 )
 
-func init() { register("corpus", newCorpusStatsCmd) }
-
 func newCorpusStatsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "stats DIR...",
@@ -36,7 +34,7 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
 			if err != nil {
 				return err
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(os.Stdout, s)
 			}
 			return printStats(os.Stdout, s)

@@ -13,8 +13,6 @@ import (
 	"triage/train"
 )
 
-func init() { register("", newCVCmd) }
-
 func newCVCmd() *cobra.Command {
 	f := &trainFlags{}
 	var folds, seeds, resamples int
@@ -105,7 +103,7 @@ spread over seeds and the paired comparison against every baseline.`,
 					return err
 				}
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(os.Stdout, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired})
 			}
 			for _, fo := range res.Folds {

@@ -112,7 +112,7 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 			return err
 		}
 	}
-	if flagJSON {
+	if jsonFlag(cmd) {
 		return printJSON(cmd.OutOrStdout(), map[string]any{"lodo": dirs})
 	}
 	for _, d := range dirs {

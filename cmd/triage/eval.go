@@ -21,13 +21,6 @@ import (
 	"triage/search/eval/report"
 )
 
-// learnedScorerLoader loads the learned policy's Scorer from a checkpoint;
-// the returned func releases it. It is set by the file that wires the model
-// (nil until then, and `--policies learned` is refused).
-var learnedScorerLoader func(ctx context.Context, checkpoint string) (policy.Scorer, func(), error)
-
-func init() { register("", newEvalCmd) }
-
 type evalFlags struct {
 	corpus, split, policies, checkpoint, params, budgets string
 	scoreBy                                              string
@@ -61,7 +54,7 @@ the validation split).`,
 			if len(args) == 0 {
 				return nil
 			}
-			if len(args) == 1 && flagJSON {
+			if len(args) == 1 && jsonFlag(cmd) {
 				return nil
 			}
 			return badInput("eval takes no arguments (did you mean --json FILE or --corpus DIR?): %q", args)
@@ -239,10 +232,7 @@ func (l *loadedScorer) batcher() policy.Scorer {
 // release closes its batchers and frees it.
 func evalLoadScorer(ctx context.Context, name, checkpoint string) (*loadedScorer, func(), error) {
 	release := func() {}
-	if learnedScorerLoader == nil {
-		return nil, release, fmt.Errorf("policy %s: no checkpoint loader is wired into this build yet", name)
-	}
-	sc, free, err := learnedScorerLoader(ctx, checkpoint)
+	sc, free, err := loadLearnedScorer(ctx, checkpoint)
 	if err != nil {
 		if checkpoint == "" {
 			return nil, release, fmt.Errorf("policy %s: %w", name, err)
@@ -350,7 +340,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			return err
 		}
 	}
-	if flagJSON && !f.jsonToFile {
+	if jsonFlag(cmd) && !f.jsonToFile {
 		return printJSON(cmd.OutOrStdout(), report.JSON(rep))
 	}
 	return report.WriteMarkdown(cmd.OutOrStdout(), rep)

@@ -11,8 +11,6 @@ import (
 	"triage/policy"
 )
 
-func init() { learnedScorerLoader = loadLearnedScorer }
-
 // learnedBackend is the backend learned scorers run on: GOMLX_BACKEND when
 // set (e.g. xla:cuda), else the CPU backend.
 func learnedBackend() string {

@@ -8,37 +8,46 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// Global flags.
-var (
-	flagJSON    bool
-	flagVerbose bool
-)
-
-// groups are the parent commands that other files add subcommands to.
-var groups = map[string]*cobra.Command{}
-
-// registrations is filled by init functions of the per-command files: each
-// names its parent group ("" for the root) and a constructor.
-var registrations []registration
-
-type registration struct {
-	parent string
-	make   func() *cobra.Command
+// commands is the command table: each command's group ("" for the top
+// level, else "tasks", "corpus" or "bench") and constructor, in the order
+// the help lists them within a group.
+var commands = []struct {
+	group string
+	make  func() *cobra.Command
+}{
+	{"", newCVCmd},
+	{"", newEvalCmd},
+	{"", newSearchCmd},
+	{"", newServeCmd},
+	{"", newTrainCmd},
+	{"", newTuneCmd},
+	{"bench", newBenchSandboxCmd},
+	{"bench", newBenchScoreCmd},
+	{"bench", newBenchServeCmd},
+	{"bench", newBenchTokenizerCmd},
+	{"bench", newBenchTrainCmd},
+	{"corpus", newCorpusBuildCmd},
+	{"corpus", newCorpusMergeCmd},
+	{"corpus", newCorpusReplicateCmd},
+	{"corpus", newCorpusStatsCmd},
+	{"tasks", newTasksConvertCmd},
+	{"tasks", newTasksInjectCmd},
+	{"tasks", newTasksValidateCmd},
 }
 
-// register adds a subcommand under parent ("" = top level, else a group name
-// such as "tasks", "corpus" or "bench").
-func register(parent string, make func() *cobra.Command) {
-	registrations = append(registrations, registration{parent, make})
+// jsonFlag reports the global --json flag as cmd parsed it.
+func jsonFlag(cmd *cobra.Command) bool {
+	v, _ := cmd.Flags().GetBool("json")
+	return v
 }
 
 func newCLI() *cobra.Command {
+	groups := map[string]*cobra.Command{}
 	root := &cobra.Command{
 		Use:   "triage",
 		Short: "Learned search for LLM code repair: corpora, policies, evaluation",
@@ -61,14 +70,14 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input
 		SilenceErrors: true,
 		PersistentPreRun: func(cmd *cobra.Command, args []string) {
 			level := slog.LevelInfo
-			if flagVerbose {
+			if v, _ := cmd.Flags().GetBool("verbose"); v {
 				level = slog.LevelDebug
 			}
 			slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 		},
 	}
-	root.PersistentFlags().BoolVar(&flagJSON, "json", false, "print results as JSON on stdout")
-	root.PersistentFlags().BoolVarP(&flagVerbose, "verbose", "v", false, "debug logging on stderr")
+	root.PersistentFlags().Bool("json", false, "print results as JSON on stdout")
+	root.PersistentFlags().BoolP("verbose", "v", false, "debug logging on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
 
 	for _, g := range []struct{ name, short, example string }{
@@ -84,13 +93,12 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input
 		groups[g.name] = c
 		root.AddCommand(c)
 	}
-	sort.SliceStable(registrations, func(i, j int) bool { return registrations[i].parent < registrations[j].parent })
-	for _, r := range registrations {
+	for _, r := range commands {
 		c := r.make()
-		if r.parent == "" {
+		if r.group == "" {
 			root.AddCommand(c)
 		} else {
-			groups[r.parent].AddCommand(c)
+			groups[r.group].AddCommand(c)
 		}
 	}
 	root.SetHelpCommand(newHelpCmd(root))

@@ -8,39 +8,35 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"triage/search/live"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"triage/corpus"
-	"triage/model/tokenizer"
 	"triage/policy"
 	"triage/search/eval/report"
-	"triage/search/proposer/mutate"
 	"triage/search/proposer/openai"
 	"triage/search/sandbox"
 	"triage/search/tsapr"
 )
 
-func init() { register("", newSearchCmd) }
-
 type searchFlags struct {
 	tasks, split, taskIDs                 string
 	methods, policies, checkpoint, params string
-	proposer, baseURL, model, apiKeyEnv   string
-	judge, judgeModel, prompts            string
-	out, jsonFile                         string
-	jsonToFile, noProg, untilBudget       bool
-	skipBadLines                          bool
-	roots, budget, k, depth, workers      int
-	maxTokens, concurrency, n             int
-	samples, maxExpansion, resamples      int
-	temperature, tsaprTemperature         float32
-	c, beta                               float64
-	seed                                  uint64
-	limitFlags                            timeLimitFlags
-	limits                                corpus.TimeLimits
-	sandboxLimits                         sandbox.LimitsPolicy
+	proposerFlags
+	judge, judgeModel, prompts       string
+	out, jsonFile                    string
+	jsonToFile, noProg, untilBudget  bool
+	skipBadLines                     bool
+	roots, budget, k, depth, workers int
+	samples, maxExpansion, resamples int
+	tsaprTemperature                 float32
+	c, beta                          float64
+	seed                             uint64
+	limitFlags                       timeLimitFlags
+	limits                           corpus.TimeLimits
+	sandboxLimits                    sandbox.LimitsPolicy
 }
 
 // searchAfterRoot, when set (tests), is called after each finished search
@@ -85,7 +81,7 @@ with several methods or policies, each gets DIR/<name>.`,
   triage search --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:11434/v1 --model qwen3:8b \
       --method policy,tsapr --policy learned --budget 16`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 || (len(args) == 1 && flagJSON) {
+			if len(args) == 0 || (len(args) == 1 && jsonFlag(cmd)) {
 				return nil
 			}
 			return badInput("search takes no arguments (did you mean --json FILE or --tasks FILE?): %q", args)
@@ -116,14 +112,8 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.IntVar(&f.budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
 	fl.IntVar(&f.k, "k", 3, "policy: edits proposed per program")
 	fl.IntVar(&f.depth, "depth", 4, "policy: maximum depth (root = 0)")
-	fl.StringVar(&f.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
-	fl.StringVar(&f.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
-	fl.StringVar(&f.model, "model", "", "openai: model name")
-	fl.StringVar(&f.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
-	fl.Float32Var(&f.temperature, "temperature", 0.7, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)")
-	fl.IntVar(&f.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
-	fl.IntVar(&f.concurrency, "concurrency", 8, "openai: requests in flight")
-	fl.IntVar(&f.n, "n", 1, "openai policy proposer: completions per diagnose call")
+	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)",
+		"openai policy proposer: completions per diagnose call")
 	fl.StringVar(&f.judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
 	fl.StringVar(&f.judgeModel, "judge-model", "", "tsapr: judging model (default --model)")
 	fl.IntVar(&f.samples, "samples", 5, "tsapr: judge replies averaged per patch")
@@ -149,7 +139,7 @@ type searchSetup struct {
 	// limits holds each task's time limit (adaptive limits; empty with a
 	// fixed --test-timeout, which the pool applies).
 	limits   map[string]corpus.RunOptions
-	runs     []searchRun
+	runs     []live.Method
 	proposer string // mutate or openai
 	model    string
 	release  func()
@@ -209,15 +199,21 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	start := time.Now()
 	total := len(tasks) * f.roots * len(setup.runs)
 	prog := newSearchProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
-	rep := runSearches(ctx, setup, pool, f, prog)
+	rep := live.Run(ctx, tasks, setup.runs, pool, live.Options{Roots: f.roots, Seed: f.seed, Workers: f.workers,
+		OnRoot: func(done int, r live.RootResult) {
+			prog.rootDone(r)
+			if searchAfterRoot != nil {
+				searchAfterRoot(done)
+			}
+		}})
 	prog.finish()
 	rep.WallSeconds = time.Since(start).Seconds()
 	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
 	var names []string
 	for _, r := range setup.runs {
-		names = append(names, r.name())
+		names = append(names, r.Name())
 	}
-	if err := summarizeSearch(rep, names, f.resamples, f.seed); err != nil {
+	if err := live.Summarize(rep, names, f.resamples, f.seed); err != nil {
 		return err
 	}
 	if f.out != "" {
@@ -231,14 +227,14 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		}
 	}
 	w := cmd.OutOrStdout()
-	if flagJSON && !f.jsonToFile {
+	if jsonFlag(cmd) && !f.jsonToFile {
 		if err := printJSON(w, rep); err != nil {
 			return err
 		}
-	} else if err := writeSearchMarkdown(w, rep); err != nil {
+	} else if err := rep.WriteMarkdown(w); err != nil {
 		return err
 	}
-	return rep.err()
+	return rep.Err()
 }
 
 // adaptiveLimits runs the input checks of corpus build on every task (the
@@ -305,7 +301,7 @@ func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
 			ids = append(ids, id)
 		}
 	}
-	inSplit, err := tasksOfSplits(all, []string{f.split})
+	inSplit, err := corpus.TasksOfSplits(all, []string{f.split})
 	if err != nil {
 		return nil, badInput("--split: %v", err)
 	}
@@ -368,31 +364,12 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 		return s, badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
 	}
 
-	// Real Qwen3 token counts: the mutate proposer's texts, and LLM calls
-	// whose server reports no usage.
-	tok, err := tokenizer.Qwen3()
+	built, err := newProposer(ctx, "search", f.proposerFlags, f.seed)
 	if err != nil {
-		return s, fmt.Errorf("load the Qwen3 tokenizer: %w", err)
+		return s, err
 	}
-	var prop corpus.Proposer
-	var client *openai.Client
-	switch f.proposer {
-	case "mutate":
-		prop = mutate.New(mutate.Options{Seed: f.seed, Tokens: tok})
-		s.model = "mutate"
-	case "openai":
-		p, err := openai.New(openai.Options{BaseURL: f.baseURL, Model: f.model, APIKey: os.Getenv(f.apiKeyEnv),
-			N: f.n, Temperature: f.temperature, MaxTokens: f.maxTokens, Concurrency: f.concurrency, Tokens: tok})
-		if err != nil {
-			return s, badInput("%v", err)
-		}
-		if err := p.Check(ctx); err != nil {
-			return s, fmt.Errorf("search: %w", err)
-		}
-		prop, client, s.model = p, p.Client(), f.model
-	default:
-		return s, badInput("--proposer %q: want mutate or openai", f.proposer)
-	}
+	prop, client := built.Proposer, built.Client
+	s.model = built.Model
 
 	for _, m := range methods {
 		if m == "tsapr" {
@@ -422,14 +399,14 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 			return s, err
 		}
 		for _, p := range pols {
-			s.runs = append(s.runs, &policyRun{pol: p.Policy, prop: prop, proposer: f.proposer, model: s.model,
-				k: f.k, depth: f.depth, budget: f.budget, seed: f.seed, limits: s.limits})
+			s.runs = append(s.runs, &live.PolicyMethod{Policy: p.Policy, Proposer: prop, ProposerName: f.proposer, Model: s.model,
+				K: f.k, D: f.depth, Budget: f.budget, Seed: f.seed, Limits: s.limits})
 		}
 	}
 	return s, nil
 }
 
-func newTSAPRRun(f *searchFlags, client *openai.Client) (*tsaprRun, error) {
+func newTSAPRRun(f *searchFlags, client *openai.Client) (*live.TSAPRMethod, error) {
 	judge, _ := tsapr.ParseJudgeMode(f.judge) // checked by newSearchSetup
 	opts := tsapr.DefaultOptions()
 	opts.Budget, opts.C, opts.Beta, opts.MaxExpansion = f.budget, f.c, f.beta, f.maxExpansion
@@ -443,5 +420,5 @@ func newTSAPRRun(f *searchFlags, client *openai.Client) (*tsaprRun, error) {
 		}
 		opts.Prompts = p
 	}
-	return &tsaprRun{client: client, opts: opts}, nil
+	return &live.TSAPRMethod{Client: client, Opts: opts}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"triage/search/live"
 
 	"triage/corpus"
 	"triage/corpus/bundled"
@@ -68,13 +69,13 @@ func writeBundledTasks(t *testing.T, ids ...string) string {
 	return path
 }
 
-func readSearchReport(t *testing.T, path string) searchReport {
+func readSearchReport(t *testing.T, path string) live.Report {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep searchReport
+	var rep live.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -20,8 +19,6 @@ import (
 	"triage/search/serve"
 	"triage/search/serve/sessionlog"
 )
-
-func init() { register("", newServeCmd) }
 
 // scorerFlags choose the scorer of serve and bench serve.
 type scorerFlags struct {
@@ -56,14 +53,8 @@ func serveScorer(ctx context.Context, f *scorerFlags, batched bool) (sc policy.S
 			return nil, "", release, badInput("--stand-in: %v", err)
 		}
 		sc = s
-	case learnedScorerLoader == nil:
-		why = "this build has no checkpoint loader"
-		if f.checkpoint != "" {
-			return nil, "", release, errors.New("--checkpoint: " + why)
-		}
-		return nil, why, release, nil
 	default:
-		s, free, err := learnedScorerLoader(ctx, f.checkpoint)
+		s, free, err := loadLearnedScorer(ctx, f.checkpoint)
 		if err != nil {
 			if f.checkpoint != "" {
 				return nil, "", release, fmt.Errorf("load checkpoint %s: %w", f.checkpoint, err)

@@ -86,12 +86,6 @@ func TestServeBadFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, output %q; want %d with %q", tc.args, code, out, tc.code, tc.want)
 		}
 	}
-	if learnedScorerLoader == nil {
-		code, out := runEvalCLI(t, "serve", "--checkpoint", "x")
-		if code != exitFailure || !strings.Contains(out, "no checkpoint loader") {
-			t.Errorf("--checkpoint without a loader: exit %d, %q", code, out)
-		}
-	}
 }
 
 func TestBenchServe(t *testing.T) {

@@ -14,8 +14,6 @@ import (
 	"triage/search/sandbox"
 )
 
-func init() { register("tasks", newTasksConvertCmd) }
-
 // newTasksConvertCmd parses flags and calls corpus.ReadMBPP and
 // corpus.ConvertMBPP, which hold the conversion.
 func newTasksConvertCmd() *cobra.Command {
@@ -86,7 +84,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			if err := writeTasksFile(out, tasks); err != nil {
 				return err
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), rep)
 			}
 			w := cmd.OutOrStdout()

@@ -16,8 +16,6 @@ import (
 	"triage/search/sandbox"
 )
 
-func init() { register("tasks", newTasksInjectCmd) }
-
 // injectReport is the JSON output of `triage tasks inject`.
 type injectReport struct {
 	Tasks       int            `json:"tasks"`
@@ -119,7 +117,7 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	w := cmd.OutOrStdout()
-	if flagJSON {
+	if jsonFlag(cmd) {
 		return printJSON(w, rep)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

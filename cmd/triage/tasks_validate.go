@@ -14,8 +14,6 @@ import (
 	"triage/search/sandbox"
 )
 
-func init() { register("tasks", newTasksValidateCmd) }
-
 // validateReport is the JSON output of `triage tasks validate`.
 type validateReport struct {
 	Tasks     int             `json:"tasks"`
@@ -89,7 +87,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if err != nil {
 				return err
 			}
-			if flagJSON {
+			if jsonFlag(cmd) {
 				if err := printJSON(cmd.OutOrStdout(), rep); err != nil {
 					return err
 				}

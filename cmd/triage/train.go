@@ -27,9 +27,8 @@ import (
 	"triage/train"
 )
 
-func init() { register("", newTrainCmd) }
-
 type trainFlags struct {
+	json                      bool // the global --json
 	corpus                    []string
 	arch, base, out, backend  string
 	dtype                     string
@@ -78,7 +77,10 @@ with the same data order. On a GPU use --backend xla:<plugin> --dtype bf16.`,
   triage train --corpus out/corpus --out ckpt/ --resume       # after an interruption
   triage train --corpus out/corpus --arch 0.6b --base Qwen3-0.6B-Base/ --backend xla:cuda --dtype bf16 --batch 32 --out ckpt/
   triage train --corpus out/corpus --no-edit-text --out ablation-no-edit/`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runTrain(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.json = jsonFlag(cmd)
+			return runTrain(cmd.Context(), f)
+		},
 	}
 	addTrainFlags(c, f)
 	fl := c.Flags()
@@ -193,7 +195,7 @@ func runTrain(ctx context.Context, f *trainFlags) error {
 		}
 		return err
 	}
-	if flagJSON {
+	if f.json {
 		return printJSON(os.Stdout, run)
 	}
 	fmt.Printf("%s: %d steps in %s; best validation E[T] %.3f at step %d (%d val trees); %d training examples (%d edges) from %d trees with a fix\n",

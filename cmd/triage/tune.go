@@ -14,8 +14,6 @@ import (
 	"triage/search/eval"
 )
 
-func init() { register("", newTuneCmd) }
-
 type tuneFlags struct {
 	corpus, split, policy, grid, metric, out, checkpoint string
 	seeds, workers                                       int
@@ -123,7 +121,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": tu.Trees,
 		"tasks": tu.Tasks, "grid": results, "chosen": results[best].Params, "out": f.out}
-	if flagJSON {
+	if jsonFlag(cmd) {
 		return printJSON(cmd.OutOrStdout(), out)
 	}
 	w := cmd.OutOrStdout()

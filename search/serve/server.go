@@ -1,7 +1,7 @@
 // Package serve is the HTTP server of `triage serve`: the priority model
 // (POST /v1/priorities) and ask–tell search sessions over any policy
 // (/v1/sessions), for repair agents written in any language. The wire
-// types are in types.go; docs/serve.md documents the API with examples.
+// types are in search/serve/api; docs/serve.md documents the API with examples.
 //
 // A Server holds no model itself: it is given a policy.Scorer (usually a
 // policy.Batcher over the model, so that concurrent requests share one

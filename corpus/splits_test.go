@@ -1,13 +1,9 @@
-package main
+package corpus
 
-import (
-	"testing"
-
-	"triage/corpus"
-)
+import "testing"
 
 func TestTasksOfSplits(t *testing.T) {
-	tasks := []corpus.Task{{ID: "a", Split: "train"}, {ID: "b", Split: "val"}, {ID: "c", Split: "test"}, {ID: "d", Split: "test"}}
+	tasks := []Task{{ID: "a", Split: "train"}, {ID: "b", Split: "val"}, {ID: "c", Split: "test"}, {ID: "d", Split: "test"}}
 	cases := []struct {
 		splits []string
 		want   []string
@@ -20,7 +16,7 @@ func TestTasksOfSplits(t *testing.T) {
 		{[]string{"dev"}, nil, true},
 	}
 	for _, tc := range cases {
-		got, err := tasksOfSplits(tasks, tc.splits)
+		got, err := TasksOfSplits(tasks, tc.splits)
 		if (err != nil) != tc.bad {
 			t.Fatalf("%v: err %v", tc.splits, err)
 		}
