@@ -107,7 +107,9 @@ func (x *Expander) Exhaust(ctx context.Context, root, proposer, model string) (*
 }
 
 // grow proposes at g and grows its children concurrently; the first error
-// cancels the rest and is the context's cause.
+// cancels the rest and is the context's cause. This is a recursive fan-out,
+// not a bounded pool: the executor bounds the real work, and a limit here
+// (errgroup.SetLimit) would deadlock parents waiting on their children.
 func (x *Expander) grow(ctx context.Context, fail context.CancelCauseFunc, g *growth) {
 	edits, err := x.Propose(ctx, &g.node, g.path)
 	if err != nil {

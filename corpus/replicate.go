@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // ReplicateOptions configure Replicate.
@@ -66,22 +67,17 @@ func Replicate(ctx context.Context, out string, src []string, opts ReplicateOpti
 	}
 	shards := make([]Replication, opts.Shards)
 	errs := make([]error, opts.Shards)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(opts.Workers, opts.Shards) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range next {
-				shards[s], errs[s] = writeReplicaShard(ctx, filepath.Join(out, ShardFileName(s)), src, s, opts)
-			}
-		}()
-	}
+	// Every shard is attempted and every failure reported (joined in shard
+	// order), so the goroutines keep their errors rather than return them.
+	var g errgroup.Group
+	g.SetLimit(opts.Workers)
 	for s := range opts.Shards {
-		next <- s
+		g.Go(func() error {
+			shards[s], errs[s] = writeReplicaShard(ctx, filepath.Join(out, ShardFileName(s)), src, s, opts)
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("replicate: %w", err)
 	}
