@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"triage/corpus"
 )
@@ -63,15 +64,17 @@ func Inject(ctx context.Context, task *corpus.Task, exec corpus.Executor, maxRoo
 		}
 		execs := make([]corpus.Execution, len(batch))
 		errs := make([]error, len(batch))
-		var wg sync.WaitGroup
+		// The batch (at most injectBatch) bounds the runs. The goroutines
+		// keep their errors so that the first in batch order is reported,
+		// whatever finished first.
+		var g errgroup.Group
 		for i, prog := range batch {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			g.Go(func() error {
 				execs[i], errs[i] = exec.Run(ctx, prog, task.Test)
-			}()
+				return nil
+			})
 		}
-		wg.Wait()
+		_ = g.Wait()
 		for i, prog := range batch {
 			if errs[i] != nil {
 				return nil, fmt.Errorf("inject task %s: run mutant: %w", task.ID, errs[i])
