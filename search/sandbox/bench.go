@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"triage/corpus"
 )
 
@@ -173,38 +175,34 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 }
 
 // runAll runs n suites through e with the given concurrency and returns the
-// elapsed seconds.
+// elapsed seconds. After a failed run no further suite starts; the first
+// error is returned.
 func runAll(ctx context.Context, e corpus.Executor, n, workers int, pick func(int) Suite, out []corpus.Execution, progress io.Writer, label string) (float64, error) {
-	var next, done atomic.Int64
-	var firstErr error
-	var once sync.Once
-	var wg sync.WaitGroup
+	var done atomic.Int64
+	var failed atomic.Bool
+	var g errgroup.Group
+	g.SetLimit(max(1, workers))
 	start := time.Now()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				s := pick(i)
-				ex, err := e.Run(ctx, s.Program, s.Tests)
-				if err != nil {
-					once.Do(func() { firstErr = fmt.Errorf("%s run %s: %w", label, s.Name, err) })
-					return
-				}
-				out[i] = ex
-				if d := done.Add(1); progress != nil && (d%50 == 0 || int(d) == n) {
-					fmt.Fprintf(progress, "%s: %d/%d runs, %.1fs\n", label, d, n, time.Since(start).Seconds())
-				}
+	for i := 0; i < n && ctx.Err() == nil && !failed.Load(); i++ {
+		g.Go(func() error {
+			if ctx.Err() != nil || failed.Load() {
+				return nil
 			}
-		}()
+			s := pick(i)
+			ex, err := e.Run(ctx, s.Program, s.Tests)
+			if err != nil {
+				failed.Store(true)
+				return fmt.Errorf("%s run %s: %w", label, s.Name, err)
+			}
+			out[i] = ex
+			if d := done.Add(1); progress != nil && (d%50 == 0 || int(d) == n) {
+				fmt.Fprintf(progress, "%s: %d/%d runs, %.1fs\n", label, d, n, time.Since(start).Seconds())
+			}
+			return nil
+		})
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return 0, firstErr
+	if err := g.Wait(); err != nil {
+		return 0, err
 	}
 	if ctx.Err() != nil {
 		return 0, ctx.Err()
