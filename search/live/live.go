@@ -243,6 +243,9 @@ func Run(ctx context.Context, tasks []corpus.Task, methods []Method, exec corpus
 			o.OnRoot(done, r)
 		}
 	}
+	// A hand-written pool rather than an errgroup: a cancellation must
+	// still count the searches of the tasks never handed out (the feed
+	// loop), and searches fail one by one into the report, not the pool.
 	var wg sync.WaitGroup
 	for w := 0; w < o.Workers; w++ {
 		wg.Add(1)

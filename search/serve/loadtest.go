@@ -78,6 +78,8 @@ func LoadTest(ctx context.Context, o LoadOptions) (LoadResult, error) {
 	stats := make([]clientStats, o.Clients)
 	start := time.Now()
 	deadline := start.Add(o.Duration)
+	// One goroutine per simulated client, all at once: the load is the
+	// point, so this is not bounded work for an errgroup limit.
 	var wg sync.WaitGroup
 	for c := range o.Clients {
 		wg.Add(1)
