@@ -28,6 +28,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 	gtrain "github.com/gomlx/gomlx/pkg/ml/train"
+	"golang.org/x/sync/errgroup"
 
 	"triage/model"
 )
@@ -592,6 +593,9 @@ type microBatch struct {
 
 // pipeline reads groups of one epoch, encodes them on several goroutines
 // ahead of the model and lays them out as micro-batches, in a fixed order.
+// Its one producer goroutine stays hand-written: it streams ordered batches
+// through a channel and stops on the consumer's cancel, which is not
+// bounded work; only the encoding of a batch is (an errgroup).
 type pipeline struct {
 	stream *Stream
 	ch     chan mbResult
@@ -642,17 +646,17 @@ func newPipeline(ctx context.Context, src Source, net model.Net, o Options, epoc
 			}
 			enc := make([]model.Encoded, len(groups))
 			errs := make([]error, len(groups))
-			var wg sync.WaitGroup
-			for w := 0; w < workers; w++ {
-				wg.Add(1)
-				go func(w int) {
-					defer wg.Done()
-					for i := w; i < len(groups); i += workers {
-						enc[i], errs[i] = net.Encode(groups[i].Edges)
-					}
-				}(w)
+			// Every group is encoded and every error joined in group
+			// order, so the goroutines keep their errors.
+			var g errgroup.Group
+			g.SetLimit(workers)
+			for i := range groups {
+				g.Go(func() error {
+					enc[i], errs[i] = net.Encode(groups[i].Edges)
+					return nil
+				})
 			}
-			wg.Wait()
+			_ = g.Wait()
 			if err := errors.Join(errs...); err != nil {
 				send(mbResult{err: err})
 				return
