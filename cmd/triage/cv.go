@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/policy"
+	"triage/search/eval"
 	"triage/search/eval/report"
 	"triage/train"
 )
@@ -57,7 +58,7 @@ spread over seeds and the paired comparison against every baseline.`,
 			if err != nil {
 				return err
 			}
-			ps, err := evalLoadParams(params)
+			ps, err := eval.LoadParams("--params", params)
 			if err != nil {
 				return err
 			}
@@ -99,7 +100,7 @@ spread over seeds and the paired comparison against every baseline.`,
 			}
 			paired := cvPaired(res.Order, res.Outcomes, resamples, f.seed)
 			if jsonFile != "" {
-				if err := evalWriteJSON(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired, "outcomes": res.Outcomes}); err != nil {
+				if err := report.WriteJSONFile(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired, "outcomes": res.Outcomes}); err != nil {
 					return err
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/policy"
+	"triage/search/eval/report"
 	"triage/train"
 )
 
@@ -108,7 +109,7 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 		return err
 	}
 	if jsonFile != "" {
-		if err := evalWriteJSON(jsonFile, map[string]any{"lodo": dirs}); err != nil {
+		if err := report.WriteJSONFile(jsonFile, map[string]any{"lodo": dirs}); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"triage/search/eval"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
@@ -222,7 +223,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		}
 	}
 	if f.jsonFile != "" {
-		if err := evalWriteJSON(f.jsonFile, rep); err != nil {
+		if err := report.WriteJSONFile(f.jsonFile, rep); err != nil {
 			return err
 		}
 	}
@@ -389,11 +390,11 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 		if len(names) == 0 {
 			return s, badInput("--policy is empty")
 		}
-		ps, err := evalLoadParams(f.params)
+		ps, err := eval.LoadParams("--params", f.params)
 		if err != nil {
 			return s, err
 		}
-		pols, release, err := evalBuildPolicies(ctx, "--policy", names, ps, f.checkpoint)
+		pols, release, err := eval.BuildPolicies(ctx, "--policy", names, ps, f.checkpoint, loadLearnedScorer)
 		s.release = release
 		if err != nil {
 			return s, err

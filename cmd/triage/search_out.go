@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"triage/search/eval/report"
 	"triage/search/live"
 
 	"triage/corpus"
@@ -46,7 +47,7 @@ func writeTreeCorpus(dir string, rs []*live.RootResult, f *searchFlags, numTasks
 	name := corpus.ShardFileName(0)
 	path := filepath.Join(dir, name)
 	entry := corpus.ShardEntry{Index: 0, File: name, FirstTask: 0, EndTask: numTasks}
-	err := evalWriteFile(path, func(fh *os.File) error {
+	err := report.WriteFile(path, func(fh *os.File) error {
 		sw := corpus.NewShardWriter(fh, corpus.WriterOptions{Metadata: map[string]string{"triage.search": rs[0].Method}})
 		for _, r := range rs {
 			if err := sw.WriteTree(r.Tree, r.RootIndex); err != nil {
@@ -73,5 +74,5 @@ func writeTreeCorpus(dir string, rs []*live.RootResult, f *searchFlags, numTasks
 			TasksSource: f.tasks, NumTasks: numTasks, TasksPerShard: numTasks, ShardCount: 1, RowsPerGroup: corpus.DefaultRowsPerGroup},
 		Versions: map[string]string{"go": runtime.Version(), "schema": corpus.SchemaVersion, "search_method": rs[0].Method},
 		Shards:   []corpus.ShardEntry{entry}, Planned: 1, Complete: complete, Rows: entry.Rows, Trees: entry.Trees}
-	return evalWriteJSON(filepath.Join(dir, corpus.ManifestName(0, 1)), man)
+	return report.WriteJSONFile(filepath.Join(dir, corpus.ManifestName(0, 1)), man)
 }

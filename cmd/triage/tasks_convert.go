@@ -49,7 +49,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			}
 			f, err := os.Open(in)
 			if err != nil {
-				return &usageError{err}
+				return &usageError{Err: err}
 			}
 			defer f.Close()
 			h := sha256.New()

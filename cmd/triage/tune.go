@@ -12,6 +12,7 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval"
+	"triage/search/eval/report"
 )
 
 type tuneFlags struct {
@@ -69,10 +70,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return badInput("--grid: %v", err)
 	}
 	var pols []eval.Policy
-	var sc *loadedScorer
+	var sc *eval.SharedScorer
 	if policy.NeedsScorer(f.policy) {
 		var release func()
-		if sc, release, err = evalLoadScorer(cmd.Context(), f.policy, f.checkpoint); err != nil {
+		if sc, release, err = eval.LoadScorer(cmd.Context(), f.policy, f.checkpoint, loadLearnedScorer); err != nil {
 			return err
 		}
 		defer release()
@@ -83,7 +84,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	for _, pt := range points {
 		var scorer policy.Scorer
 		if sc != nil {
-			scorer = sc.batcher() // one per grid point: see loadedScorer.batcher
+			scorer = sc.Batcher() // one per grid point: see eval.SharedScorer.Batcher
 		}
 		p, err := policy.NewScored(f.policy, pt, scorer)
 		if err != nil {
@@ -104,19 +105,19 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	src, err := evalOpenSplit(dirs, f.split, pols)
+	src, err := eval.OpenSplit(dirs, f.split, pols)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	tu, err := eval.Tune(cmd.Context(), src, pols, eval.Metric(f.metric), eval.Options{Seeds: f.seeds, Resamples: 1, Workers: workers})
 	if err != nil {
-		return evalNoTrees(err, f.corpus, f.split)
+		return eval.NoTreesInput(err, f.corpus, f.split)
 	}
 	mb := strconv.Itoa(tu.Budget)
 	results, best := tu.Points, tu.Best
 	set[f.policy] = results[best].Params
-	if err := evalWriteJSON(f.out, set); err != nil {
+	if err := report.WriteJSONFile(f.out, set); err != nil {
 		return err
 	}
 	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": tu.Trees,
