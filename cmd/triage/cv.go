@@ -70,11 +70,11 @@ spread over seeds and the paired comparison against every baseline.`,
 				return err
 			}
 			defer be.Finalize()
-			env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: buildQwen3}
+			env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: train.BuildQwen3}
 			if !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())) {
-				rep := newTrainReporter(true)
-				env.Progress = rep.update
-				defer rep.finish()
+				rep := train.NewReporter(true)
+				env.Progress = rep.Update
+				defer rep.Finish()
 			}
 			cvo := train.CVOptions{Folds: folds, Seed: foldSeed, Train: o, Baselines: policy.Baselines, Params: ps,
 				Seeds: seeds, Budgets: bs, Resamples: resamples}

@@ -94,11 +94,11 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 		return badInput("%v", err)
 	}
 	for i := range ds {
-		if ds[i].Record, err = corpusRecord(groups[i]); err != nil {
+		if ds[i].Record, err = train.RecordSources(groups[i]); err != nil {
 			return err
 		}
 	}
-	env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: buildQwen3, Command: commandLine()}
+	env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: train.BuildQwen3, Command: commandLine()}
 	lo := train.LODOOptions{Train: o, TrainSeeds: tseeds, Baselines: policy.Baselines, HybridGrid: l.hybridGrid,
 		NoHybrid: l.noHybrid, AllSplits: l.allSplits, Seeds: seeds, Budgets: budgets, Resamples: resamples}
 	dirs, err := train.LeaveOneDatasetOut(cmd.Context(), ds, lo, env)
