@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -81,16 +80,8 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
 		}
 	}
-	for _, pt := range points {
-		var scorer policy.Scorer
-		if sc != nil {
-			scorer = sc.Batcher() // one per grid point: see eval.SharedScorer.Batcher
-		}
-		p, err := policy.NewScored(f.policy, pt, scorer)
-		if err != nil {
-			return badInput("--grid %s: %v", pt, err)
-		}
-		pols = append(pols, eval.Policy{Policy: p, Params: pt})
+	if pols, err = eval.GridPolicies(f.policy, points, sc); err != nil {
+		return err
 	}
 	// Read the existing choices first, so a bad --out fails before the work.
 	set := policy.ParamSet{}
@@ -114,7 +105,6 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return eval.NoTreesInput(err, f.corpus, f.split)
 	}
-	mb := strconv.Itoa(tu.Budget)
 	results, best := tu.Points, tu.Best
 	set[f.policy] = results[best].Params
 	if err := report.WriteJSONFile(f.out, set); err != nil {
@@ -125,17 +115,5 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if jsonFlag(cmd) {
 		return printJSON(cmd.OutOrStdout(), out)
 	}
-	w := cmd.OutOrStdout()
-	var b strings.Builder
-	b.WriteString("| " + f.policy + " | E[T] | AUSC(" + mb + ") |\n|---|---|---|\n")
-	for i, r := range results {
-		mark := ""
-		if i == best {
-			mark = " (chosen)"
-		}
-		b.WriteString("| " + r.Params.String() + mark + " | " + strconv.FormatFloat(r.ET, 'f', 2, 64) + " | " + strconv.FormatFloat(r.AUSC, 'f', 3, 64) + " |\n")
-	}
-	b.WriteString("\nwrote " + f.out + "\n")
-	_, err = w.Write([]byte(b.String()))
-	return err
+	return report.WriteTuning(cmd.OutOrStdout(), f.policy, tu, f.out)
 }

@@ -123,3 +123,22 @@ func NoTreesInput(err error, corpusName, split string) error {
 	}
 	return err
 }
+
+// GridPolicies builds the policy name once per grid point, for Tune; a
+// scored policy gets its own batcher of sc per point (see
+// SharedScorer.Batcher).
+func GridPolicies(name string, points []policy.Params, sc *SharedScorer) ([]Policy, error) {
+	var pols []Policy
+	for _, pt := range points {
+		var scorer policy.Scorer
+		if sc != nil {
+			scorer = sc.Batcher()
+		}
+		p, err := policy.NewScored(name, pt, scorer)
+		if err != nil {
+			return nil, corpus.BadInput("--grid %s: %v", pt, err)
+		}
+		pols = append(pols, Policy{Policy: p, Params: pt})
+	}
+	return pols, nil
+}
