@@ -89,3 +89,21 @@ func DefaultPath() (string, error) {
 	}
 	return dir, nil
 }
+
+// ID names a checkpoint folder (empty: the embedded default) by content:
+// the sha256 of its checkpoint.json, which holds the sha256 of every
+// weight file. Durable server sessions record it.
+func ID(dir string) (string, error) {
+	if dir == "" {
+		p, err := DefaultPath()
+		if err != nil {
+			return "", err
+		}
+		dir = p
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+	if err != nil {
+		return "", fmt.Errorf("checkpoint id: %w", err)
+	}
+	return fmt.Sprintf("sha256:%x", sha256.Sum256(data)), nil
+}

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -58,21 +56,7 @@ proposals. Progress goes to stderr.`,
 			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), res)
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "EXECUTOR\tRUNS\tSECONDS\tSUITES/S")
-			fmt.Fprintf(tw, "sandbox pool\t%d\t%.2f\t%.1f\n", res.Runs, res.ExecutorSeconds, res.ExecutorSuitesPerS)
-			fmt.Fprintf(tw, "pytest per process\t%d\t%.2f\t%.1f\n", res.Runs, res.PytestSeconds, res.PytestSuitesPerS)
-			tw.Flush()
-			fmt.Fprintf(cmd.OutOrStdout(), "ratio %.1fx, verdict mismatches %d, workers %d\nprotections: %s\n",
-				res.Ratio, res.VerdictMismatches, res.Workers, strings.Join(res.Protections, " "))
-			fmt.Fprintf(cmd.OutOrStdout(), "CPU per suite: executor %.1f ms, pytest %.1f ms; the executor's by phase:\n", res.ExecutorCPUMSPerSuite, res.PytestCPUMSPerSuite)
-			for _, ph := range res.ExecutorPhases {
-				fmt.Fprintf(cmd.OutOrStdout(), "  %-15s %7.2f ms\n", ph.Phase, ph.MSPerSuite)
-			}
-			for _, m := range res.Mismatches {
-				fmt.Fprintln(cmd.OutOrStdout(), "mismatch:", m)
-			}
-			return nil
+			return res.WriteText(cmd.OutOrStdout())
 		},
 	}
 	addSandboxLimitsFlag(c, &limits)

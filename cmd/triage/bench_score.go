@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -66,14 +65,8 @@ eager, 322 compiled.`,
 				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch,
 					"dtype": dtype, "tokens_per_edge": tokens, "k": k, "results": res})
 			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintf(cmd.OutOrStdout(), "backend %s, arch %s, %s, %d tokens per edge, k = %d\n", be.Description(), arch, dtype, tokens, k)
-			fmt.Fprintln(w, "mode\tedges\trow tokens\trows/call\tedges/s\ttokens/s\twarm-up s\t")
-			for _, r := range res {
-				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%.2f\t%.0f\t%.1f\t\n", r.Mode, r.Edges, r.RowTokens, r.RowsPerCall,
-					r.EdgesPerSec, r.TokensPerSec, r.WarmupSeconds)
-			}
-			return w.Flush()
+			header := fmt.Sprintf("backend %s, arch %s, %s, %d tokens per edge, k = %d", be.Description(), arch, dtype, tokens, k)
+			return model.WriteBenchScore(cmd.OutOrStdout(), header, res)
 		},
 	}
 	f := c.Flags()

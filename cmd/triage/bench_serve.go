@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,12 +12,6 @@ import (
 )
 
 // benchServeRow is one load test: a batching mode and what it measured.
-type benchServeRow struct {
-	Mode   string `json:"mode"`
-	Scorer string `json:"scorer"`
-	serve.LoadResult
-}
-
 func newBenchServeCmd() *cobra.Command {
 	var (
 		sf        scorerFlags
@@ -66,14 +57,14 @@ It fails (exit 1) when any request failed.`,
 				}
 				lo.Token = strings.TrimSpace(string(data))
 			}
-			var rows []benchServeRow
+			var rows []serve.LoadRow
 			if url != "" {
 				lo.URL = url
 				res, err := serve.LoadTest(ctx, lo)
 				if err != nil {
 					return err
 				}
-				rows = append(rows, benchServeRow{Mode: "external", Scorer: url, LoadResult: res})
+				rows = append(rows, serve.LoadRow{Mode: "external", Scorer: url, LoadResult: res})
 			} else {
 				for _, mode := range modeList {
 					row, err := benchServeInProcess(ctx, &sf, mode == "batch", lo)
@@ -88,22 +79,11 @@ It fails (exit 1) when any request failed.`,
 					return err
 				}
 			} else {
-				tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', tabwriter.AlignRight)
-				fmt.Fprintln(tw, "MODE\tSCORER\tCLIENTS\tSECONDS\tREQUESTS\tERRORS\tREQ/S\tEDGES/S\tP50 MS\tP90 MS\tP99 MS\tMAX MS\t")
-				for _, r := range rows {
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", r.Mode, r.Scorer, r.Clients,
-						r.Seconds, r.Requests, r.Errors, r.RequestsPerSec, r.EdgesPerSec, r.P50Ms, r.P90Ms, r.P99Ms, r.MaxMs)
-				}
-				if err := tw.Flush(); err != nil {
+				if err := serve.WriteLoadTable(cmd.OutOrStdout(), rows); err != nil {
 					return err
 				}
 			}
-			for _, r := range rows {
-				if r.Errors > 0 {
-					return fmt.Errorf("%s: %d of %d requests failed; first: %s", r.Mode, r.Errors, r.Requests, r.FirstError)
-				}
-			}
-			return nil
+			return serve.LoadErr(rows)
 		},
 	}
 	sf.register(c)
@@ -121,14 +101,14 @@ It fails (exit 1) when any request failed.`,
 
 // benchServeInProcess starts a server on a loopback port with the chosen
 // scorer, runs the load test against it and shuts it down.
-func benchServeInProcess(ctx context.Context, sf *scorerFlags, batched bool, lo serve.LoadOptions) (benchServeRow, error) {
+func benchServeInProcess(ctx context.Context, sf *scorerFlags, batched bool, lo serve.LoadOptions) (serve.LoadRow, error) {
 	sc, why, release, err := serveScorer(ctx, sf, batched)
 	defer release()
 	if err != nil {
-		return benchServeRow{}, err
+		return serve.LoadRow{}, err
 	}
 	if sc == nil {
-		return benchServeRow{}, badInput("no scorer to measure (%s): give --checkpoint, --stand-in or --url", why)
+		return serve.LoadRow{}, badInput("no scorer to measure (%s): give --checkpoint, --stand-in or --url", why)
 	}
 	name := "checkpoint " + sf.checkpoint
 	if sf.standIn != "" {
@@ -136,26 +116,9 @@ func benchServeInProcess(ctx context.Context, sf *scorerFlags, batched bool, lo 
 	} else if sf.checkpoint == "" {
 		name = "default checkpoint"
 	}
-	srv, err := serve.New(serve.Options{Scorer: sc, RequestTimeout: lo.Timeout, MaxEdges: max(1024, lo.EdgesPerRequest)})
-	if err != nil {
-		return benchServeRow{}, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return benchServeRow{}, err
-	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln) }()
-	lo.URL = "http://" + ln.Addr().String()
-	res, err := serve.LoadTest(ctx, lo)
-	stop()
-	if serr := <-served; err == nil {
-		err = serr
-	}
 	mode := "nobatch"
 	if batched {
 		mode = "batch"
 	}
-	return benchServeRow{Mode: mode, Scorer: name, LoadResult: res}, err
+	return serve.LoadTestInProcess(ctx, sc, mode, name, lo)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -56,16 +55,7 @@ clock: on a loaded machine they include other processes' load.`,
 			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), res)
 			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "text %d bytes, %d tokens (%.2f bytes/token)\n", res.Bytes, res.Tokens, res.BytesPerToken)
-			fmt.Fprintf(w, "cold cache %.1f MB/s, warm cache %.1f MB/s (%d passes; target >= 5 MB/s)\n",
-				res.ColdMBps, res.WarmMBps, res.Passes)
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "PATHOLOGICAL\tBYTES\tTOKENS\tMIN MS\tMAX MS\tUNDER 100 MS")
-			for _, p := range res.Pathological {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%v\n", p.Name, p.Bytes, p.Tokens, p.MinMillis, p.MaxMillis, p.MinMillis < 100)
-			}
-			return tw.Flush()
+			return res.WriteText(cmd.OutOrStdout())
 		},
 	}
 	c.Flags().IntVar(&size, "size", 1<<20, "bytes of generated code and tracebacks (ignored with --file)")

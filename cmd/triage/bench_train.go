@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -66,13 +65,8 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch, "dtype": dtype, "results": res})
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "backend %s, arch %s, %s, LoRA r 8 on q/k/v/o, seq %d\n", be.Description(), arch, dtype, seq)
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "batch\tfirst step s\tstep s\ttokens/s\tMFU\t")
-			for _, r := range res {
-				fmt.Fprintf(w, "%d\t%.1f\t%.3f\t%.0f\t%.3f\t\n", r.Batch, r.FirstStepS, r.StepS, r.TokensPerSec, r.MFU)
-			}
-			return w.Flush()
+			header := fmt.Sprintf("backend %s, arch %s, %s, LoRA r 8 on q/k/v/o, seq %d", be.Description(), arch, dtype, seq)
+			return train.WriteBench(cmd.OutOrStdout(), header, res)
 		},
 	}
 	f := c.Flags()

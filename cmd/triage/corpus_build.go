@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -135,29 +132,6 @@ func tasksOfSplits(tasks []corpus.Task, splits []string) ([]corpus.Task, error) 
 	return kept, nil
 }
 
-// corpusBuildSummary is what corpus build prints.
-type corpusBuildSummary struct {
-	Out         string              `json:"out"`
-	Complete    bool                `json:"complete"`
-	Shards      int                 `json:"shards"`
-	Trees       int                 `json:"trees"`
-	Rows        int64               `json:"rows"`
-	BuiltNodes  int64               `json:"built_nodes"`
-	WallSeconds float64             `json:"wall_seconds"`
-	NodesPerSec float64             `json:"nodes_per_second"`
-	Bytes       int64               `json:"bytes"`
-	Ratio       float64             `json:"compression_ratio"`
-	Skipped     []corpus.TaskRecord `json:"skipped_tasks"`
-	// CPU time of the build and its sandbox per node built, and the nodes/s
-	// that makes on this machine's cores when nothing else runs (compare
-	// bench sandbox's executor_cpu_capacity_suites_per_s).
-	CPUMSPerNode         float64 `json:"cpu_ms_per_node"`
-	CPUCapacityNodesPerS float64 `json:"cpu_capacity_nodes_per_s"`
-	// Time is this session's breakdown; the manifest holds the sum over
-	// sessions.
-	Time *corpus.Breakdown `json:"time"`
-}
-
 // checkBuildFlags checks the flags of corpus build (resolving --workers)
 // and returns the time limits and the shard slice they give.
 func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpus.Shard, err error) {
@@ -226,12 +200,12 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	opts := corpus.BuildOptions{Config: cfg, Roots: f.roots, RootsFunc: mutate.Inject, Seed: f.seed, Out: f.out,
 		Workers: f.workers, TasksPerShard: f.tasksPerShard, ShardIndex: shard.Index, ShardCount: shard.Count, Resume: f.resume,
 		RowsPerGroup: f.rowsPerGroup, TasksSource: f.tasks, Limits: limits, ReferenceRuns: f.refRuns,
-		Strict: f.strict, ExecutorSettings: sandboxVerdictSettings(pool.Options())}
+		Strict: f.strict, ExecutorSettings: pool.Options().VerdictSettings()}
 	start := time.Now()
-	rep := newBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
-	opts.Progress = rep.update
+	rep := corpus.NewBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
+	opts.Progress = rep.Update
 	man, err := corpus.BuildCorpus(ctx, tasks, opts)
-	rep.finish()
+	rep.Finish()
 	if err != nil {
 		if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrSettingsMismatch) || errors.Is(err, corpus.ErrInvalidTasks) {
 			return badInput("%v", err)
@@ -242,123 +216,9 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
 		return fmt.Errorf("stop sandbox: %w", err)
 	}
-	sum := summarizeBuild(f, man, rep.last.Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
+	sum := corpus.SummarizeBuild(f.out, man, rep.Last().Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
 	if f.json {
 		return printJSON(os.Stdout, sum)
 	}
-	printBuildSummary(sum)
-	return nil
-}
-
-// summarizeBuild makes the summary of a build from its manifest, the nodes
-// built in this session, its wall time and the CPU seconds it spent.
-func summarizeBuild(f *corpusBuildFlags, man *corpus.Manifest, nodes int64, wall, cpu float64) corpusBuildSummary {
-	sum := corpusBuildSummary{Out: f.out, Complete: man.Complete, Shards: len(man.Shards), Trees: man.Trees,
-		Rows: man.Rows, BuiltNodes: nodes, WallSeconds: wall, Skipped: man.SkippedTasks(), Time: man.LastSession}
-	if wall > 0 {
-		sum.NodesPerSec = float64(nodes) / wall
-	}
-	if nodes > 0 && cpu > 0 {
-		sum.CPUMSPerNode = 1000 * cpu / float64(nodes)
-		sum.CPUCapacityNodesPerS = float64(runtime.NumCPU()) * 1000 / sum.CPUMSPerNode
-	}
-	var unc int64
-	for _, s := range man.Shards {
-		sum.Bytes += s.Bytes
-		unc += s.UncompressedBytes
-	}
-	if sum.Bytes > 0 {
-		sum.Ratio = float64(unc) / float64(sum.Bytes)
-	}
-	return sum
-}
-
-// printBuildSummary prints the summary of a build as text.
-func printBuildSummary(sum corpusBuildSummary) {
-	fmt.Printf("%s: %d shards, %d trees, %d rows (%d built now) in %.1fs, %.1f nodes/s, %d bytes, compression %.2fx\n",
-		sum.Out, sum.Shards, sum.Trees, sum.Rows, sum.BuiltNodes, sum.WallSeconds, sum.NodesPerSec, sum.Bytes, sum.Ratio)
-	if sum.CPUMSPerNode > 0 {
-		fmt.Printf("CPU %.1f ms per node (build and sandbox): %.1f nodes/s on %d idle cores\n",
-			sum.CPUMSPerNode, sum.CPUCapacityNodesPerS, runtime.NumCPU())
-	}
-	printSkipped(os.Stdout, sum.Skipped)
-	if sum.Time != nil {
-		printBreakdown(os.Stdout, "time breakdown of this session", sum.Time)
-	}
-}
-
-// sandboxVerdictSettings are the sandbox options that change verdicts,
-// recorded in a corpus's manifest.
-func sandboxVerdictSettings(o sandbox.Options) map[string]string {
-	return map[string]string{
-		"python":         o.Python,
-		"memory_mb":      strconv.Itoa(o.MemoryMB),
-		"max_procs":      strconv.Itoa(o.MaxProcs),
-		"output_bytes":   strconv.FormatInt(o.OutputBytes, 10),
-		"tmpfs_mb":       strconv.Itoa(o.TmpfsMB),
-		"feedback_chars": strconv.Itoa(o.FeedbackChars),
-		"isolation":      strconv.FormatBool(!o.NoIsolation),
-	}
-}
-
-// buildReporter shows a progress bar on a terminal, and structured log lines
-// (at most one per 10 s, plus one per shard) otherwise.
-type buildReporter struct {
-	bar     *progressbar.ProgressBar
-	start   time.Time
-	lastLog time.Time
-	last    corpus.Progress
-}
-
-func newBuildReporter(tty bool, start time.Time) *buildReporter {
-	r := &buildReporter{start: start, lastLog: start}
-	if tty {
-		r.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionSetDescription("trees"),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
-	return r
-}
-
-func (r *buildReporter) update(p corpus.Progress) {
-	prev := r.last
-	r.last = p
-	el := time.Since(r.start).Seconds()
-	rate := 0.0
-	if el > 0 {
-		rate = float64(p.Nodes) / el
-	}
-	if p.TasksChecked < p.TasksToCheck {
-		if r.bar != nil {
-			r.bar.Describe(fmt.Sprintf("input checks (%d/%d tasks)", p.TasksChecked, p.TasksToCheck))
-			_ = r.bar.Set(0)
-		} else if time.Since(r.lastLog) >= 10*time.Second {
-			r.lastLog = time.Now()
-			slog.Info("corpus build input checks", "tasks", p.TasksChecked, "of", p.TasksToCheck)
-		}
-		return
-	}
-	if r.bar != nil {
-		if r.bar.GetMax() != p.TreesTotal {
-			r.bar.ChangeMax(p.TreesTotal)
-		}
-		r.bar.Describe(fmt.Sprintf("trees (%.0f nodes/s, shard %d/%d)", rate, p.ShardsDone, p.ShardsTotal))
-		_ = r.bar.Set(p.TreesDone)
-		return
-	}
-	if time.Since(r.lastLog) >= 10*time.Second || p.ShardsDone != prev.ShardsDone {
-		r.lastLog = time.Now()
-		eta := ""
-		if p.TreesDone > 0 && p.TreesTotal > p.TreesDone {
-			eta = (time.Duration(el/float64(p.TreesDone)*float64(p.TreesTotal-p.TreesDone)) * time.Second).Round(time.Second).String()
-		}
-		slog.Info("corpus build progress", "trees", p.TreesDone, "of", p.TreesTotal, "nodes", p.Nodes,
-			"nodes_per_s", fmt.Sprintf("%.1f", rate), "shards", p.ShardsDone, "of_shards", p.ShardsTotal, "eta", eta)
-	}
-}
-
-func (r *buildReporter) finish() {
-	if r.bar != nil {
-		_ = r.bar.Finish()
-	}
+	return sum.WriteText(os.Stdout)
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/policy"
+	"triage/search/eval"
 	"triage/search/eval/report"
 	"triage/train"
 )
@@ -57,7 +58,7 @@ spread over seeds and the paired comparison against every baseline.`,
 			if err != nil {
 				return err
 			}
-			ps, err := evalLoadParams(params)
+			ps, err := eval.LoadParams("--params", params)
 			if err != nil {
 				return err
 			}
@@ -69,11 +70,11 @@ spread over seeds and the paired comparison against every baseline.`,
 				return err
 			}
 			defer be.Finalize()
-			env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: buildQwen3}
+			env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: train.BuildQwen3}
 			if !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())) {
-				rep := newTrainReporter(true)
-				env.Progress = rep.update
-				defer rep.finish()
+				rep := train.NewReporter(true)
+				env.Progress = rep.Update
+				defer rep.Finish()
 			}
 			cvo := train.CVOptions{Folds: folds, Seed: foldSeed, Train: o, Baselines: policy.Baselines, Params: ps,
 				Seeds: seeds, Budgets: bs, Resamples: resamples}
@@ -97,29 +98,20 @@ spread over seeds and the paired comparison against every baseline.`,
 				}
 				rep.Policies = append(rep.Policies, report.PolicyResult{Name: name, Seeds: n, Params: ps[name], Summary: res.Summary[name]})
 			}
-			paired := cvPaired(res.Order, res.Outcomes, resamples, f.seed)
+			paired := train.PairedWithBaselines(res.Order, res.Outcomes, resamples, f.seed)
 			if jsonFile != "" {
-				if err := evalWriteJSON(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired, "outcomes": res.Outcomes}); err != nil {
+				if err := report.WriteJSONFile(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired, "outcomes": res.Outcomes}); err != nil {
 					return err
 				}
 			}
 			if jsonFlag(cmd) {
 				return printJSON(os.Stdout, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired})
 			}
-			for _, fo := range res.Folds {
-				fmt.Printf("fold %d: %d held-out tasks, %d trees, val E[T] %.2f, held-out learned E[T] %.2f (%s)\n",
-					fo.Fold, fo.Tasks, fo.Trees, fo.Val.ET, fo.LearnedET, fo.Checkpoint)
-			}
-			fmt.Println()
+			train.WriteFolds(os.Stdout, res.Folds)
 			if err := report.WriteMarkdown(os.Stdout, rep); err != nil {
 				return err
 			}
-			fmt.Print("\nPaired by tree (the trees both policies solve; ± and the 95% interval of the ratio from a bootstrap clustered by task):\n\n")
-			fmt.Println("| learned | baseline | ΔE[T] | ratio | 95% | trees | tasks |")
-			fmt.Println("|---|---|---|---|---|---|---|")
-			for _, p := range paired {
-				fmt.Printf("| %s | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d | %d |\n", p.A, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees, p.Tasks)
-			}
+			train.WritePaired(os.Stdout, paired)
 			return nil
 		},
 	}
@@ -135,26 +127,4 @@ spread over seeds and the paired comparison against every baseline.`,
 	fl.BoolVar(&ablations, "ablations", false, "also score each fold's model by p1 alone and within depths")
 	lodo.register(c)
 	return c
-}
-
-// cvPaired compares every learned variant (names starting with "learned")
-// with every baseline, tree by tree.
-func cvPaired(order []string, outs map[string][]policy.Outcome, resamples int, seed uint64) []policy.Paired {
-	var ps []policy.Paired
-	for _, a := range order {
-		if !strings.HasPrefix(a, "learned") {
-			continue
-		}
-		for _, b := range order {
-			if strings.HasPrefix(b, "learned") {
-				continue
-			}
-			p, err := policy.ComparePaired(a, outs[a], b, outs[b], resamples, seed)
-			if err != nil {
-				continue // no tree solved by both: nothing to compare
-			}
-			ps = append(ps, p)
-		}
-	}
-	return ps
 }

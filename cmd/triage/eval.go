@@ -1,16 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -106,148 +101,6 @@ func evalCorpusDirs(dirs, split string) ([]string, error) {
 	return list, checkCorpusDirs("--corpus", list)
 }
 
-// evalOpenSplit opens a reader of one split's trees that decodes what
-// pols read.
-func evalOpenSplit(dirs []string, split string, pols []eval.Policy) (*corpus.TreeReader, error) {
-	return corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, Columns: eval.ColumnsFor(pols)})
-}
-
-// evalNoTrees turns eval.ErrNoTrees into bad input naming the corpus and
-// split.
-func evalNoTrees(err error, corpusFlag, split string) error {
-	if errors.Is(err, eval.ErrNoTrees) {
-		return badInput("corpus %s has no tree in split %q", corpusFlag, split)
-	}
-	return err
-}
-
-// firstTree passes a source through, remembering the smallest tree id: the
-// tree the report's viewer shows by default.
-type firstTree struct {
-	eval.Source
-	id    string // the smallest tree id
-	fixID string // the smallest id of a tree that contains a fix
-}
-
-func (s *firstTree) Next() (*corpus.Tree, error) {
-	t, err := s.Source.Next()
-	if err != nil {
-		return t, err
-	}
-	if s.id == "" || t.ID < s.id {
-		s.id = t.ID
-	}
-	if s.fixID == "" || t.ID < s.fixID {
-		for i := range t.Nodes {
-			if t.Nodes[i].Exec.Solved() {
-				s.fixID = t.ID
-				break
-			}
-		}
-	}
-	return t, err
-}
-
-// view is the tree the report's viewer shows by default: the first tree
-// with a fix (a search that ends in one shows the most), else the first.
-func (s *firstTree) view() string {
-	if s.fixID != "" {
-		return s.fixID
-	}
-	return s.id
-}
-
-// evalLoadParams reads a --params file (empty path: no params).
-func evalLoadParams(path string) (policy.ParamSet, error) {
-	if path == "" {
-		return policy.ParamSet{}, nil
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, badInput("--params: %v", err)
-	}
-	defer fh.Close()
-	ps, err := policy.ReadParamSet(fh)
-	if err != nil {
-		return nil, badInput("--params %s: %v", path, err)
-	}
-	return ps, nil
-}
-
-// evalBuildPolicies builds the policies named by flag (--policies or
-// --policy); release frees a learned scorer.
-func evalBuildPolicies(ctx context.Context, flag string, names []string, ps policy.ParamSet, checkpoint string, lopts ...policy.LearnedOption) (pols []eval.Policy, release func(), err error) {
-	release = func() {}
-	var shared *loadedScorer // one compiled model for learned and hybrid
-	seen := map[string]bool{}
-	for _, name := range names {
-		if seen[name] {
-			return nil, release, badInput("%s: %s given twice", flag, name)
-		}
-		seen[name] = true
-		if policy.NeedsScorer(name) {
-			if shared == nil {
-				if shared, release, err = evalLoadScorer(ctx, name, checkpoint); err != nil {
-					return nil, release, err
-				}
-			}
-			p, err := policy.NewScored(name, ps[name], shared.batcher(), lopts...)
-			if err != nil {
-				return nil, release, badInput("%s: %v", flag, err)
-			}
-			pols = append(pols, eval.Policy{Policy: p, Params: ps[name]})
-			continue
-		}
-		p, err := policy.New(name, ps[name])
-		if err != nil {
-			return nil, release, badInput("%s: %v", flag, err)
-		}
-		pols = append(pols, eval.Policy{Policy: p, Params: ps[name]})
-	}
-	return pols, release, nil
-}
-
-// loadedScorer is a checkpoint's compiled model, shared by the scored
-// policies of one command, each through its own batcher.
-type loadedScorer struct {
-	model    policy.Scorer
-	batchers []*policy.Batcher
-}
-
-// batcher returns a new batcher over the model for one policy. Concurrent
-// episodes of that policy share it: their edges go into one execution
-// instead of one tiny call per expansion. Policies do not share one: the
-// model encodes a parent's edits together, and two policies asking for the
-// same parent in one batch would score a group holding each edit twice.
-func (l *loadedScorer) batcher() policy.Scorer {
-	b, err := policy.NewBatcher(l.model, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
-	if err != nil {
-		return l.model // only for invalid options, which these are not
-	}
-	l.batchers = append(l.batchers, b)
-	return b
-}
-
-// evalLoadScorer loads the checkpoint's model for the scored policy name;
-// release closes its batchers and frees it.
-func evalLoadScorer(ctx context.Context, name, checkpoint string) (*loadedScorer, func(), error) {
-	release := func() {}
-	sc, free, err := loadLearnedScorer(ctx, checkpoint)
-	if err != nil {
-		if checkpoint == "" {
-			return nil, release, fmt.Errorf("policy %s: %w", name, err)
-		}
-		return nil, release, fmt.Errorf("load checkpoint %s: %w", checkpoint, err)
-	}
-	l := &loadedScorer{model: sc}
-	return l, func() {
-		for _, b := range l.batchers {
-			_ = b.Close()
-		}
-		free()
-	}, nil
-}
-
 func runEval(cmd *cobra.Command, f *evalFlags) error {
 	ctx := cmd.Context()
 	budgets, err := parseBudgets("budgets", f.budgets)
@@ -281,7 +134,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if len(names) == 0 {
 		return badInput("--policies is empty")
 	}
-	ps, err := evalLoadParams(f.params)
+	ps, err := eval.LoadParams("--params", f.params)
 	if err != nil {
 		return err
 	}
@@ -303,7 +156,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
 		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
 	}
-	pols, release, err := evalBuildPolicies(ctx, "--policies", names, ps, f.checkpoint, lopts...)
+	pols, release, err := eval.BuildPolicies(ctx, "--policies", names, ps, f.checkpoint, loadLearnedScorer, lopts...)
 	defer release()
 	if err != nil {
 		return err
@@ -313,116 +166,12 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		// them in flight fill its batches.
 		workers = 32
 	}
-	src, err := evalOpenSplit(dirs, f.split, pols)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	first := &firstTree{Source: src}
-	res, err := eval.Evaluate(ctx, first, pols, eval.Options{
-		Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
+	return report.Run(ctx, cmd.OutOrStdout(), report.RunOptions{
+		Dirs: dirs, Corpus: f.corpus, Split: f.split, Policies: pols,
+		Eval: eval.Options{
+			Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
+		},
+		ReportPath: f.reportPath, JSONFile: f.jsonFile, JSON: jsonFlag(cmd) && !f.jsonToFile,
+		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy,
 	})
-	if err != nil {
-		return evalNoTrees(err, f.corpus, f.split)
-	}
-	rep := report.New("triage eval: "+f.split+" split of "+f.corpus, f.corpus, f.split, res)
-	if f.reportPath != "" {
-		view := first.view()
-		if f.viewTree != "" {
-			view = f.viewTree
-		}
-		if err := writeEvalHTML(ctx, rep, dirs, view, pols, f); err != nil {
-			return err
-		}
-	}
-	if f.jsonFile != "" {
-		if err := evalWriteJSON(f.jsonFile, report.JSON(rep)); err != nil {
-			return err
-		}
-	}
-	if jsonFlag(cmd) && !f.jsonToFile {
-		return printJSON(cmd.OutOrStdout(), report.JSON(rep))
-	}
-	return report.WriteMarkdown(cmd.OutOrStdout(), rep)
-}
-
-// writeEvalHTML writes the HTML report, its viewer showing the tree with
-// id viewTree (read again, whole) searched by --view-policy.
-func writeEvalHTML(ctx context.Context, rep *report.Report, dirs []string, viewTree string, pols []eval.Policy, f *evalFlags) error {
-	tree, err := evalReadTree(dirs, f.split, viewTree)
-	if err != nil {
-		return err
-	}
-	want := f.viewPolicy
-	if want == "" {
-		want = "passrate"
-		for _, p := range pols {
-			if p.Policy.Name() == "learned" {
-				want = "learned"
-			}
-		}
-	}
-	var vp policy.Policy
-	for _, p := range pols {
-		if p.Policy.Name() == want {
-			vp = p.Policy
-		}
-	}
-	if vp == nil {
-		var err error
-		if vp, err = policy.New(want, nil); err != nil {
-			return badInput("--view-policy: %v", err)
-		}
-	}
-	res, err := eval.Trace(ctx, tree, vp)
-	if err != nil {
-		return err
-	}
-	if rep.Viewer, err = report.NewViewer(tree, res); err != nil {
-		return err
-	}
-	return evalWriteFile(f.reportPath, func(fh *os.File) error { return report.WriteHTML(fh, rep) })
-}
-
-// evalReadTree reads the tree with id from the split, every column.
-func evalReadTree(dirs []string, split, id string) (*corpus.Tree, error) {
-	r, err := corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, TreeID: id, Columns: corpus.AllColumns})
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	t, err := r.Next()
-	if errors.Is(err, io.EOF) {
-		return nil, badInput("--view-tree %s: no such tree in split %s", id, split)
-	}
-	return t, err
-}
-
-func evalWriteJSON(path string, v any) error {
-	return evalWriteFile(path, func(fh *os.File) error { return printJSON(fh, v) })
-}
-
-// evalWriteFile writes path through a temporary file renamed when done.
-func evalWriteFile(path string, write func(*os.File) error) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	fh, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(fh.Name())
-	if err := write(fh); err != nil {
-		fh.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := fh.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(fh.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -48,13 +48,9 @@ func exitCode(err error) int {
 	return exitFailure
 }
 
-// usageError marks bad usage or bad input: exit code 2.
-type usageError struct{ err error }
+// usageError marks bad usage or bad input: exit code 2. The packages
+// return the same type (corpus.BadInput) for bad input they find.
+type usageError = corpus.InputError
 
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-// badInput wraps err (or formats a new one) as a usage error.
-func badInput(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
+// badInput formats a usage error.
+var badInput = corpus.BadInput

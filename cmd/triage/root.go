@@ -78,7 +78,7 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input
 	}
 	root.PersistentFlags().Bool("json", false, "print results as JSON on stdout")
 	root.PersistentFlags().BoolP("verbose", "v", false, "debug logging on stderr")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{Err: err} })
 
 	for _, g := range []struct{ name, short, example string }{
 		{"tasks", "Validate and prepare task sets (JSONL, KodCode-compatible)",
@@ -152,7 +152,7 @@ func usageArgs(c *cobra.Command) {
 		if err == nil || errors.As(err, &ue) {
 			return err
 		}
-		return &usageError{err}
+		return &usageError{Err: err}
 	}
 	for _, sub := range c.Commands() {
 		usageArgs(sub)

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"slices"
 	"strings"
 	"time"
+	"triage/search/eval"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
@@ -160,7 +160,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return err
 	}
 	if f.out != "" {
-		if err := searchCheckOut(f.out); err != nil {
+		if err := live.CheckOut(f.out); err != nil {
 			return err
 		}
 	}
@@ -190,23 +190,22 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	}
 	defer pool.Close()
 	if adaptive {
-		if err := setup.adaptiveLimits(ctx, pool, f.limits, f.workers, sopts.Coverage); err != nil {
+		if tasks, err = live.AdaptiveLimits(ctx, pool, setup.tasks, f.limits, f.workers, sopts.Coverage, setup.limits); err != nil {
 			return err
 		}
-		tasks = setup.tasks
 	}
 
 	start := time.Now()
 	total := len(tasks) * f.roots * len(setup.runs)
-	prog := newSearchProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
+	prog := live.NewProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
 	rep := live.Run(ctx, tasks, setup.runs, pool, live.Options{Roots: f.roots, Seed: f.seed, Workers: f.workers,
 		OnRoot: func(done int, r live.RootResult) {
-			prog.rootDone(r)
+			prog.RootDone(r)
 			if searchAfterRoot != nil {
 				searchAfterRoot(done)
 			}
 		}})
-	prog.finish()
+	prog.Finish()
 	rep.WallSeconds = time.Since(start).Seconds()
 	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
 	var names []string
@@ -217,12 +216,12 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return err
 	}
 	if f.out != "" {
-		if err := writeSearchTrees(f, setup, rep); err != nil {
+		if err := live.WriteTrees(f.out, setup.runs, rep, len(tasks), f.roots); err != nil {
 			return err
 		}
 	}
 	if f.jsonFile != "" {
-		if err := evalWriteJSON(f.jsonFile, rep); err != nil {
+		if err := report.WriteJSONFile(f.jsonFile, rep); err != nil {
 			return err
 		}
 	}
@@ -237,54 +236,6 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	return rep.Err()
 }
 
-// adaptiveLimits runs the input checks of corpus build on every task (the
-// reference, timed, passes; the roots it ships load and fail) and sets each
-// task's limit as corpus build does, so a looping edit costs a fraction of
-// a second and a live search reproduces the corpus tree's verdicts. Tasks
-// that fail the checks are left out with a warning.
-func (s *searchSetup) adaptiveLimits(ctx context.Context, exec corpus.Executor, limits corpus.TimeLimits, workers int, coverage bool) error {
-	start := time.Now()
-	checks, err := corpus.CheckTasks(ctx, exec, s.tasks, corpus.CheckOptions{ReferenceRuns: corpus.DefaultReferenceRuns,
-		Limits: limits, Coverage: coverage}, workers, nil)
-	if err != nil {
-		return fmt.Errorf("input checks: %w", err)
-	}
-	var kept []corpus.Task
-	for i, c := range checks {
-		if !c.Valid() {
-			slog.Warn("task left out: it fails the input checks", "task", c.TaskID, "reason", c.Reason())
-			continue
-		}
-		s.limits[c.TaskID] = limits.Run(c.Limit)
-		kept = append(kept, s.tasks[i])
-	}
-	if len(kept) == 0 {
-		return badInput("no task passes the input checks (see the warnings above)")
-	}
-	slog.Info("search: input checks and time limits", "tasks", len(kept), "left_out", len(s.tasks)-len(kept),
-		"seconds", time.Since(start).Seconds())
-	s.tasks = kept
-	return nil
-}
-
-// searchCheckOut refuses an output folder that already holds a corpus.
-func searchCheckOut(out string) error {
-	if _, err := os.Stat(out); err != nil {
-		return nil
-	}
-	shards, err := corpus.ListShards(out)
-	if err != nil {
-		return badInput("--out %s: %v", out, err)
-	}
-	if len(shards) > 0 {
-		return badInput("--out %s already holds a corpus (%d shards): use a new folder", out, len(shards))
-	}
-	if _, err := os.Stat(out + "/" + corpus.ManifestName(0, 1)); err == nil {
-		return badInput("--out %s already holds a manifest: use a new folder", out)
-	}
-	return nil
-}
-
 // searchLoadTasks loads the task set and keeps the tasks of --split and
 // --task-ids.
 func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
@@ -295,31 +246,7 @@ func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for _, id := range strings.Split(f.taskIDs, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			ids = append(ids, id)
-		}
-	}
-	inSplit, err := corpus.TasksOfSplits(all, []string{f.split})
-	if err != nil {
-		return nil, badInput("--split: %v", err)
-	}
-	var tasks []corpus.Task
-	for _, t := range inSplit {
-		if len(ids) == 0 || slices.Contains(ids, t.ID) {
-			tasks = append(tasks, t)
-		}
-	}
-	for _, id := range ids {
-		if !slices.ContainsFunc(all, func(t corpus.Task) bool { return t.ID == id }) {
-			return nil, badInput("--task-ids: no task %q in %s", id, f.tasks)
-		}
-	}
-	if len(tasks) == 0 {
-		return nil, badInput("%s: no task in split %q with the given ids", f.tasks, f.split)
-	}
-	return tasks, nil
+	return live.SelectTasks(all, f.tasks, f.split, f.taskIDs)
 }
 
 // newSearchSetup builds the proposer, the policies and the TSAPR client.
@@ -389,11 +316,11 @@ func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tas
 		if len(names) == 0 {
 			return s, badInput("--policy is empty")
 		}
-		ps, err := evalLoadParams(f.params)
+		ps, err := eval.LoadParams("--params", f.params)
 		if err != nil {
 			return s, err
 		}
-		pols, release, err := evalBuildPolicies(ctx, "--policy", names, ps, f.checkpoint)
+		pols, release, err := eval.BuildPolicies(ctx, "--policy", names, ps, f.checkpoint, loadLearnedScorer)
 		s.release = release
 		if err != nil {
 			return s, err

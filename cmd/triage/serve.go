@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -75,38 +73,13 @@ func serveScorer(ctx context.Context, f *scorerFlags, batched bool) (sc policy.S
 	return b, "", func() { b.Close(); free() }, nil
 }
 
-// scorerID names the loaded scorer for durable sessions: the sha256 of the
-// checkpoint's checkpoint.json (which holds the sha256 of every weight
-// file), or the stand-in's spec.
+// scorerID names the loaded scorer for durable sessions: the checkpoint's
+// id, or the stand-in's spec.
 func scorerID(f *scorerFlags) (string, error) {
 	if f.standIn != "" {
 		return "stand-in " + f.standIn, nil
 	}
-	dir := f.checkpoint
-	if dir == "" {
-		p, err := checkpoints.DefaultPath()
-		if err != nil {
-			return "", err
-		}
-		dir = p
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
-	if err != nil {
-		return "", fmt.Errorf("checkpoint id: %w", err)
-	}
-	return fmt.Sprintf("sha256:%x", sha256.Sum256(data)), nil
-}
-
-// openStore opens --store, failing within a bounded time: an unreachable,
-// held or newer store is bad input (exit 2).
-func openStore(ctx context.Context, spec string) (sessionlog.Store, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	st, err := sessionlog.Open(ctx, spec)
-	if err != nil {
-		return nil, badInput("--store: %v", err)
-	}
-	return st, nil
+	return checkpoints.ID(f.checkpoint)
 }
 
 func newServeCmd() *cobra.Command {
@@ -172,9 +145,9 @@ a load balancer. An unreachable, held or newer-version store is exit 2.`,
 				}
 			}
 			if storeSpec != "" {
-				st, err := openStore(ctx, storeSpec)
+				st, err := sessionlog.OpenWithin(ctx, storeSpec, 30*time.Second)
 				if err != nil {
-					return err
+					return badInput("--store: %v", err)
 				}
 				defer st.Close()
 				opts.Store = st

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"triage/search/serve"
 )
 
 // freeAddr returns a loopback address that was free a moment ago.
@@ -93,7 +94,7 @@ func TestBenchServe(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, out)
 	}
-	var rows []benchServeRow
+	var rows []serve.LoadRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

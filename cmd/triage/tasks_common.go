@@ -76,7 +76,7 @@ func loadTaskSpecLines(spec string) ([]corpus.Task, []corpus.TaskLineError, erro
 	}
 	tasks, bad, err := corpus.LoadTasks(spec)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return nil, nil, &usageError{err}
+		return nil, nil, &usageError{Err: err}
 	}
 	return tasks, bad, err
 }

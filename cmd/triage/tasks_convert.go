@@ -49,7 +49,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			}
 			f, err := os.Open(in)
 			if err != nil {
-				return &usageError{err}
+				return &usageError{Err: err}
 			}
 			defer f.Close()
 			h := sha256.New()
@@ -81,7 +81,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			if err != nil {
 				return err
 			}
-			if err := writeTasksFile(out, tasks); err != nil {
+			if err := corpus.WriteTasksFile(out, tasks); err != nil {
 				return err
 			}
 			if jsonFlag(cmd) {

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,17 +11,6 @@ import (
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
-
-// injectReport is the JSON output of `triage tasks inject`.
-type injectReport struct {
-	Tasks       int            `json:"tasks"`
-	Roots       int            `json:"roots"`
-	PerTask     map[string]int `json:"roots_per_task"`
-	WithoutRoot []string       `json:"without_root,omitempty"`
-	Out         string         `json:"out"`
-	Seed        uint64         `json:"seed"`
-	Seconds     float64        `json:"seconds"`
-}
 
 type tasksInjectFlags struct {
 	tasks, out   string
@@ -104,53 +89,13 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 		return err
 	}
 
-	rep := injectReport{Tasks: len(tasks), PerTask: map[string]int{}, Out: f.out, Seed: f.seed}
-	for _, t := range tasks {
-		rep.PerTask[t.ID] = len(t.Roots)
-		rep.Roots += len(t.Roots)
-		if len(t.Roots) == 0 {
-			rep.WithoutRoot = append(rep.WithoutRoot, t.ID)
-		}
-	}
-	if err := writeTasksFile(f.out, tasks); err != nil {
+	rep := corpus.NewInjectReport(tasks, f.out, f.seed)
+	if err := corpus.WriteTasksFile(f.out, tasks); err != nil {
 		return err
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	w := cmd.OutOrStdout()
 	if jsonFlag(cmd) {
-		return printJSON(w, rep)
+		return printJSON(cmd.OutOrStdout(), rep)
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "tasks\t%d\n", rep.Tasks)
-	fmt.Fprintf(tw, "roots\t%d\n", rep.Roots)
-	fmt.Fprintf(tw, "tasks without a root\t%d\n", len(rep.WithoutRoot))
-	fmt.Fprintf(tw, "seconds\t%.1f\n", rep.Seconds)
-	fmt.Fprintf(tw, "written\t%s\n", rep.Out)
-	return tw.Flush()
-}
-
-// writeTasksFile writes tasks as JSONL to path through a temporary file
-// renamed into place, so a failed run leaves no partial file.
-func writeTasksFile(path string, tasks []corpus.Task) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriter(tmp)
-	if err := corpus.WriteTasks(bw, tasks); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return rep.WriteText(cmd.OutOrStdout())
 }

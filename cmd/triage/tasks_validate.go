@@ -1,40 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"os"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
 	"triage/search/sandbox"
 )
-
-// validateReport is the JSON output of `triage tasks validate`.
-type validateReport struct {
-	Tasks     int             `json:"tasks"`
-	Valid     int             `json:"valid"`
-	Invalid   []invalidTask   `json:"invalid"`
-	Malformed []malformedLine `json:"malformed,omitempty"`
-	Runs      int             `json:"runs"`
-	Seconds   float64         `json:"seconds"`
-	Statuses  map[string]int  `json:"statuses,omitempty"`
-}
-
-type invalidTask struct {
-	TaskID string `json:"task_id"`
-	Reason string `json:"reason"`
-}
-
-type malformedLine struct {
-	File  string `json:"file"`
-	Line  int    `json:"line"`
-	Error string `json:"error"`
-}
 
 func newTasksValidateCmd() *cobra.Command {
 	var (
@@ -83,7 +57,13 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			opts.Limits = sbLimits
 			measure := limits.Measure()
 			opts.Timeout, opts.CPULimit = measure.Timeout, measure.CPU
-			rep, err := validateTasks(cmd.Context(), tasks, bad, opts, limits)
+			pool, err := sandbox.New(opts)
+			if err != nil {
+				return fmt.Errorf("start sandbox: %w", err)
+			}
+			defer pool.Close()
+			// Twice as many tasks as workers in flight keep every worker busy.
+			rep, err := corpus.ValidateTasks(cmd.Context(), corpus.NewCachedExecutor(pool), 2*pool.Options().Workers, tasks, bad, limits)
 			if err != nil {
 				return err
 			}
@@ -92,7 +72,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 					return err
 				}
 			} else {
-				printValidateTable(cmd, rep)
+				rep.WriteText(cmd.OutOrStdout(), os.Stderr)
 			}
 			if len(rep.Invalid) > 0 || len(rep.Malformed) > 0 {
 				return fmt.Errorf("%d invalid tasks, %d malformed lines", len(rep.Invalid), len(rep.Malformed))
@@ -106,59 +86,4 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 	lf.register(c.Flags(), false)
 	deprecatedAlias(c, "timeout", "test-timeout")
 	return c
-}
-
-// validateTasks runs the input checks (corpus.CheckTasks) of every task.
-func validateTasks(ctx context.Context, tasks []corpus.Task, bad []corpus.TaskLineError, opts sandbox.Options, limits corpus.TimeLimits) (validateReport, error) {
-	rep := validateReport{Tasks: len(tasks), Invalid: []invalidTask{}, Statuses: map[string]int{}}
-	for _, b := range bad {
-		rep.Malformed = append(rep.Malformed, malformedLine{File: b.File, Line: b.Line, Error: b.Err.Error()})
-	}
-	pool, err := sandbox.New(opts)
-	if err != nil {
-		return rep, fmt.Errorf("start sandbox: %w", err)
-	}
-	defer pool.Close()
-	start := time.Now()
-	progress := func(done, total int) {
-		if done%50 == 0 {
-			slog.Info("validating", "tasks", done, "of", total)
-		}
-	}
-	// Twice as many tasks as workers in flight keep every worker busy.
-	checks, err := corpus.CheckTasks(ctx, corpus.NewCachedExecutor(pool), tasks,
-		corpus.CheckOptions{ReferenceRuns: 1, Limits: limits}, 2*pool.Options().Workers, progress)
-	rep.Seconds = time.Since(start).Seconds()
-	if err != nil {
-		return rep, err
-	}
-	for _, c := range checks {
-		rep.Runs += c.Runs
-		for s, n := range c.Statuses {
-			rep.Statuses[string(s)] += n
-		}
-		if c.Valid() {
-			rep.Valid++
-			continue
-		}
-		rep.Invalid = append(rep.Invalid, invalidTask{TaskID: c.TaskID, Reason: c.Reason()})
-	}
-	return rep, nil
-}
-
-func printValidateTable(cmd *cobra.Command, rep validateReport) {
-	out := cmd.OutOrStdout()
-	for _, m := range rep.Malformed {
-		fmt.Fprintf(os.Stderr, "%s:%d: malformed: %s\n", m.File, m.Line, m.Error)
-	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	if len(rep.Invalid) > 0 {
-		fmt.Fprintln(tw, "TASK\tREASON")
-		for _, it := range rep.Invalid {
-			fmt.Fprintf(tw, "%s\t%s\n", it.TaskID, it.Reason)
-		}
-	}
-	tw.Flush()
-	fmt.Fprintf(out, "%d tasks, %d valid, %d invalid, %d malformed lines; %d runs in %.1fs\n",
-		rep.Tasks, rep.Valid, len(rep.Invalid), len(rep.Malformed), rep.Runs, rep.Seconds)
 }

@@ -27,7 +27,12 @@ func TestValidateTasks(t *testing.T) {
 	bad := []corpus.TaskLineError{{File: "x.jsonl", Line: 3, Err: errors.New("bad JSON")}}
 	opts := sandbox.DefaultOptions()
 	opts.Workers = 1
-	rep, err := validateTasks(context.Background(), tasks, bad, opts, corpus.DefaultTimeLimits())
+	pool, err := sandbox.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	rep, err := corpus.ValidateTasks(context.Background(), pool, 2, tasks, bad, corpus.DefaultTimeLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +11,7 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval"
+	"triage/search/eval/report"
 )
 
 type tuneFlags struct {
@@ -69,10 +69,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return badInput("--grid: %v", err)
 	}
 	var pols []eval.Policy
-	var sc *loadedScorer
+	var sc *eval.SharedScorer
 	if policy.NeedsScorer(f.policy) {
 		var release func()
-		if sc, release, err = evalLoadScorer(cmd.Context(), f.policy, f.checkpoint); err != nil {
+		if sc, release, err = eval.LoadScorer(cmd.Context(), f.policy, f.checkpoint, loadLearnedScorer); err != nil {
 			return err
 		}
 		defer release()
@@ -80,16 +80,8 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
 		}
 	}
-	for _, pt := range points {
-		var scorer policy.Scorer
-		if sc != nil {
-			scorer = sc.batcher() // one per grid point: see loadedScorer.batcher
-		}
-		p, err := policy.NewScored(f.policy, pt, scorer)
-		if err != nil {
-			return badInput("--grid %s: %v", pt, err)
-		}
-		pols = append(pols, eval.Policy{Policy: p, Params: pt})
+	if pols, err = eval.GridPolicies(f.policy, points, sc); err != nil {
+		return err
 	}
 	// Read the existing choices first, so a bad --out fails before the work.
 	set := policy.ParamSet{}
@@ -104,19 +96,18 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	src, err := evalOpenSplit(dirs, f.split, pols)
+	src, err := eval.OpenSplit(dirs, f.split, pols)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	tu, err := eval.Tune(cmd.Context(), src, pols, eval.Metric(f.metric), eval.Options{Seeds: f.seeds, Resamples: 1, Workers: workers})
 	if err != nil {
-		return evalNoTrees(err, f.corpus, f.split)
+		return eval.NoTreesInput(err, f.corpus, f.split)
 	}
-	mb := strconv.Itoa(tu.Budget)
 	results, best := tu.Points, tu.Best
 	set[f.policy] = results[best].Params
-	if err := evalWriteJSON(f.out, set); err != nil {
+	if err := report.WriteJSONFile(f.out, set); err != nil {
 		return err
 	}
 	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": tu.Trees,
@@ -124,17 +115,5 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if jsonFlag(cmd) {
 		return printJSON(cmd.OutOrStdout(), out)
 	}
-	w := cmd.OutOrStdout()
-	var b strings.Builder
-	b.WriteString("| " + f.policy + " | E[T] | AUSC(" + mb + ") |\n|---|---|---|\n")
-	for i, r := range results {
-		mark := ""
-		if i == best {
-			mark = " (chosen)"
-		}
-		b.WriteString("| " + r.Params.String() + mark + " | " + strconv.FormatFloat(r.ET, 'f', 2, 64) + " | " + strconv.FormatFloat(r.AUSC, 'f', 3, 64) + " |\n")
-	}
-	b.WriteString("\nwrote " + f.out + "\n")
-	_, err = w.Write([]byte(b.String()))
-	return err
+	return report.WriteTuning(cmd.OutOrStdout(), f.policy, tu, f.out)
 }

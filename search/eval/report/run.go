@@ -1,0 +1,189 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"triage/corpus"
+	"triage/policy"
+	"triage/search/eval"
+)
+
+// RunOptions says what `triage eval` evaluates and where it writes.
+type RunOptions struct {
+	Dirs       []string // corpus folders
+	Corpus     string   // the corpus as the user named it, for titles and errors
+	Split      string
+	Policies   []eval.Policy
+	Eval       eval.Options
+	ReportPath string // the HTML report ("" for none)
+	JSONFile   string // the JSON summary's file ("" for none)
+	JSON       bool   // print the JSON summary instead of the Markdown table
+	ViewTree   string // tree id in the report's viewer ("" for the first with a fix)
+	ViewPolicy string // policy in the viewer ("" for learned if evaluated, else passrate)
+}
+
+// Run evaluates the policies on the split and writes the Markdown table
+// (or the JSON summary) to w, and the files RunOptions names.
+func Run(ctx context.Context, w io.Writer, o RunOptions) error {
+	src, err := eval.OpenSplit(o.Dirs, o.Split, o.Policies)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	first := &firstTree{Source: src}
+	res, err := eval.Evaluate(ctx, first, o.Policies, o.Eval)
+	if err != nil {
+		return eval.NoTreesInput(err, o.Corpus, o.Split)
+	}
+	rep := New("triage eval: "+o.Split+" split of "+o.Corpus, o.Corpus, o.Split, res)
+	if o.ReportPath != "" {
+		view := first.view()
+		if o.ViewTree != "" {
+			view = o.ViewTree
+		}
+		if err := writeEvalHTML(ctx, rep, view, o); err != nil {
+			return err
+		}
+	}
+	if o.JSONFile != "" {
+		if err := WriteJSONFile(o.JSONFile, JSON(rep)); err != nil {
+			return err
+		}
+	}
+	if o.JSON {
+		return WriteJSON(w, JSON(rep))
+	}
+	return WriteMarkdown(w, rep)
+}
+
+// firstTree passes a source through, remembering the smallest tree id: the
+// tree the report's viewer shows by default.
+type firstTree struct {
+	eval.Source
+	id    string // the smallest tree id
+	fixID string // the smallest id of a tree that contains a fix
+}
+
+func (s *firstTree) Next() (*corpus.Tree, error) {
+	t, err := s.Source.Next()
+	if err != nil {
+		return t, err
+	}
+	if s.id == "" || t.ID < s.id {
+		s.id = t.ID
+	}
+	if s.fixID == "" || t.ID < s.fixID {
+		for i := range t.Nodes {
+			if t.Nodes[i].Exec.Solved() {
+				s.fixID = t.ID
+				break
+			}
+		}
+	}
+	return t, err
+}
+
+// view is the tree the report's viewer shows by default: the first tree
+// with a fix (a search that ends in one shows the most), else the first.
+func (s *firstTree) view() string {
+	if s.fixID != "" {
+		return s.fixID
+	}
+	return s.id
+}
+
+// writeEvalHTML writes the HTML report, its viewer showing the tree with
+// id viewTree (read again, whole) searched by o.ViewPolicy.
+func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, o RunOptions) error {
+	tree, err := readTree(o.Dirs, o.Split, viewTree)
+	if err != nil {
+		return err
+	}
+	want := o.ViewPolicy
+	if want == "" {
+		want = "passrate"
+		for _, p := range o.Policies {
+			if p.Policy.Name() == "learned" {
+				want = "learned"
+			}
+		}
+	}
+	var vp policy.Policy
+	for _, p := range o.Policies {
+		if p.Policy.Name() == want {
+			vp = p.Policy
+		}
+	}
+	if vp == nil {
+		var err error
+		if vp, err = policy.New(want, nil); err != nil {
+			return corpus.BadInput("--view-policy: %v", err)
+		}
+	}
+	res, err := eval.Trace(ctx, tree, vp)
+	if err != nil {
+		return err
+	}
+	if rep.Viewer, err = NewViewer(tree, res); err != nil {
+		return err
+	}
+	return WriteFile(o.ReportPath, func(fh *os.File) error { return WriteHTML(fh, rep) })
+}
+
+// readTree reads the tree with id from the split, every column.
+func readTree(dirs []string, split, id string) (*corpus.Tree, error) {
+	r, err := corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, TreeID: id, Columns: corpus.AllColumns})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	t, err := r.Next()
+	if errors.Is(err, io.EOF) {
+		return nil, corpus.BadInput("--view-tree %s: no such tree in split %s", id, split)
+	}
+	return t, err
+}
+
+// WriteJSON writes v as indented JSON to w.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// WriteJSONFile writes v as indented JSON to path (see WriteFile).
+func WriteJSONFile(path string, v any) error {
+	return WriteFile(path, func(fh *os.File) error { return WriteJSON(fh, v) })
+}
+
+// WriteFile writes path through a temporary file renamed when done, so a
+// reader never sees half a file. write gets the *os.File so it may Sync.
+func WriteFile(path string, write func(*os.File) error) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	fh, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(fh.Name())
+	if err := write(fh); err != nil {
+		fh.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(fh.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

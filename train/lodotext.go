@@ -1,0 +1,78 @@
+package train
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"triage/policy"
+)
+
+// WriteMarkdown writes the direction as `triage cv --lodo` prints it: the tuned baselines, E[T] and tokens of
+// every policy (learned and hybrid as mean ± sd over the training seeds),
+// and the paired ratios against every baseline per seed.
+// (maxB: the largest budget, the S column).
+func (d LODODirection) WriteMarkdown(w io.Writer, maxB string) {
+	fmt.Fprintf(w, "## train on %s, score on %s (%s split: %d trees, %d tasks)\n\n", d.Train, d.Test, d.TestSplit, d.Trees, d.Tasks)
+	var tuned []string
+	for _, n := range sortedNames(d.Tuned) {
+		tuned = append(tuned, n+" "+d.Tuned[n].String())
+	}
+	fmt.Fprintf(w, "Tuned on %s's val split: %s.\n\n", d.Train, strings.Join(tuned, "; "))
+	for _, r := range d.Runs {
+		fmt.Fprintf(w, "- seed %d: checkpoint %s (step %d, val E[T] %.2f), hybrid %s\n", r.Seed, r.Checkpoint, r.BestStep, r.Val.ET, r.Hybrid.String())
+	}
+	fmt.Fprintf(w, "\n| policy | E[T] | tokens | S(%s) |\n|---|---|---|---|\n", maxB)
+	for _, name := range []string{"learned", "hybrid"} {
+		et, ok := d.Spread[name+" E[T]"]
+		if !ok {
+			continue
+		}
+		tok := d.Spread[name+" tokens"]
+		sv := d.Spread[name+" S"]
+		fmt.Fprintf(w, "| %s (%d seeds) | %.2f ± %.2f sd (%s) | %.0f ± %.0f sd | %.3f ± %.3f sd |\n", name, len(et.Each), et.Mean, et.SD, joinFloats(et.Each), tok.Mean, tok.SD, sv.Mean, sv.SD)
+	}
+	for _, name := range policy.Baselines {
+		s, ok := d.Baselines[name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %.2f ± %.2f | %.0f ± %.0f | %.3f |\n", name, s.ET, s.ETSE, s.Tokens, s.TokensSE, s.S[maxB])
+	}
+	fmt.Fprint(w, "\nRatio of E[T] to each baseline over the trees both solve, mean ± sd over the training seeds (each seed below):\n\n")
+	fmt.Fprint(w, "| policy | baseline | ratio |\n|---|---|---|\n")
+	for _, name := range []string{"learned", "hybrid"} {
+		for _, b := range policy.Baselines {
+			if sp, ok := d.Spread[name+" / "+b]; ok {
+				fmt.Fprintf(w, "| %s | %s | %.3f ± %.3f (%s) |\n", name, b, sp.Mean, sp.SD, joinFloats(sp.Each))
+			}
+		}
+	}
+	fmt.Fprint(w, "\nPaired by tree, per seed (95% interval from a bootstrap clustered by task):\n\n")
+	fmt.Fprint(w, "| policy | seed | baseline | ΔE[T] | ratio | 95% | trees |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range d.Runs {
+		for _, p := range r.Paired {
+			fmt.Fprintf(w, "| %s | %d | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, r.Seed, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// sortedNames are m's keys in order.
+func sortedNames(m map[string]policy.Params) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// joinFloats joins xs, two decimals each.
+func joinFloats(xs []float64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprintf("%.2f", x))
+	}
+	return strings.Join(s, ", ")
+}
