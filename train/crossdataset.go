@@ -255,7 +255,7 @@ func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.
 	}
 	d.Trees, d.Tasks = len(held), len(tasks)
 	for _, name := range o.Baselines {
-		outs, err := replayBaseline(ctx, held, name, tuned[name], o)
+		outs, err := replayBaseline(ctx, held, name, tuned[name], o.Budgets, o.Seeds, o.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -405,20 +405,23 @@ func budgeted(name string, params policy.Params, budgets []int) (policy.Policy, 
 	return p, nil
 }
 
-func replayBaseline(ctx context.Context, held []*corpus.Tree, name string, params policy.Params, o LODOOptions) ([]policy.Outcome, error) {
-	p, err := budgeted(name, params, o.Budgets)
+// replayBaseline replays baseline name (budgeted) on held: seeds 1..seeds
+// for a stochastic policy, seed 1 otherwise. Cross-validation and
+// leave-one-dataset-out score baselines the same way.
+func replayBaseline(ctx context.Context, held []*corpus.Tree, name string, params policy.Params, budgets []int, seeds, workers int) ([]policy.Outcome, error) {
+	p, err := budgeted(name, params, budgets)
 	if err != nil {
 		return nil, err
 	}
 	n := 1
 	if policy.Stochastic(name) {
-		n = o.Seeds
+		n = seeds
 	}
-	seeds := make([]uint64, n)
-	for s := range seeds {
-		seeds[s] = uint64(s + 1)
+	ss := make([]uint64, n)
+	for i := range ss {
+		ss[i] = uint64(i + 1)
 	}
-	outs, err := eval.ReplayTrees(ctx, held, p, seeds, 0, o.Workers)
+	outs, err := eval.ReplayTrees(ctx, held, p, ss, 0, workers)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -14,7 +14,6 @@ import (
 	"triage/corpus"
 	"triage/model"
 	"triage/policy"
-	"triage/search/eval"
 )
 
 // Folds assigns tasks to k folds of near-equal size: tasks are ordered by
@@ -188,26 +187,9 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*C
 		}
 		sc.Close()
 		for _, name := range o.Baselines {
-			p, err := policy.New(name, o.Params[name])
+			outs, err := replayBaseline(ctx, held, name, o.Params[name], o.Budgets, o.Seeds, 0)
 			if err != nil {
-				return nil, err
-			}
-			if bp, ok := p.(interface{ WithBudget(int) policy.Policy }); ok {
-				if _, fixed := o.Params[name]["budget"]; !fixed {
-					p = bp.WithBudget(slices.Max(o.Budgets))
-				}
-			}
-			n := 1
-			if policy.Stochastic(name) {
-				n = o.Seeds
-			}
-			seeds := make([]uint64, n)
-			for s := range seeds {
-				seeds[s] = uint64(s + 1)
-			}
-			outs, err := eval.ReplayTrees(ctx, held, p, seeds, 0, 0)
-			if err != nil {
-				return nil, fmt.Errorf("cross-validation fold %d %s: %w", i, name, err)
+				return nil, fmt.Errorf("cross-validation fold %d %w", i, err)
 			}
 			res.Outcomes[name] = append(res.Outcomes[name], outs...)
 		}
