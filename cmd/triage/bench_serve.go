@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,11 +49,11 @@ It fails (exit 1) when any request failed.`,
 				}
 			}
 			if tokenFile != "" {
-				data, err := os.ReadFile(tokenFile)
+				token, err := readTokenFile(tokenFile)
 				if err != nil {
-					return badInput("--token-file: %v", err)
+					return err
 				}
-				lo.Token = strings.TrimSpace(string(data))
+				lo.Token = token
 			}
 			var rows []serve.LoadRow
 			if url != "" {

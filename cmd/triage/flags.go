@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -117,4 +118,14 @@ func benchModel(arch, dtype string) (model.Config, dtypes.DType, error) {
 		return cfg, dtypes.BFloat16, nil
 	}
 	return cfg, dtypes.Float32, badInput("--dtype %q: want f32 or bf16", dtype)
+}
+
+// readTokenFile reads the bearer token in path (--token-file), trimmed; an
+// unreadable file is bad input.
+func readTokenFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", badInput("--token-file: %v", err)
+	}
+	return strings.TrimSpace(string(data)), nil
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -125,11 +123,11 @@ a load balancer. An unreachable, held or newer-version store is exit 2.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if tokenFile != "" {
-				data, err := os.ReadFile(tokenFile)
-				if err != nil {
-					return badInput("--token-file: %v", err)
+				var err error
+				if opts.Token, err = readTokenFile(tokenFile); err != nil {
+					return err
 				}
-				if opts.Token = strings.TrimSpace(string(data)); opts.Token == "" {
+				if opts.Token == "" {
 					return badInput("--token-file %s is empty", tokenFile)
 				}
 			}
