@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# checkpoint.sh BIN [CORPUS] -- remake checkpoints/default, the embedded default checkpoint:
-#   1. build the bundled corpus, 5 roots per task, default (adaptive) time limits, seed 1
-#      (resumable: rerunning continues an interrupted build); skipped when CORPUS names
-#      several folders (a comma list of corpora built before),
-#   2. train the CPU model (--arch small) on its train split, seed 1, choosing the checkpoint by
-#      E[T] on the val split and recording (never using) the test split's E[T],
-#   3. tune REx's and UCT's constants on the same val split (baselines.json, used by make demo),
+# checkpoint.sh BIN [CORPUS] -- remake checkpoints/default, the embedded default checkpoint, from
+# both task sources:
+#   1. build the corpora (resumable: rerunning continues an interrupted build): the bundled tasks,
+#      5 roots per task, into $CORPUS (default out/full), and MBPP's train and val tasks, one root
+#      each, into $MBPP_OUT/trainval (scripts/mbpp-corpus.sh; default out/mbpp); both k 3, depth 4,
+#      seed 1, the default (CPU-time) limits; skipped when CORPUS names several folders (a comma
+#      list of corpora built before, used as given),
+#   2. train the CPU model (--arch small) on their train splits, seed 1, choosing the checkpoint by
+#      E[T] on their val splits and recording (never using) the test splits' E[T],
+#   3. tune REx's and UCT's constants on the same val splits (baselines.json, used by make demo),
 #   4. copy the checkpoint into checkpoints/default/ (rebuild the binary to embed it).
+# The checkpoint records the commit of BIN, every option and the corpora's manifest hashes.
 set -euo pipefail
 BIN=${1:-bin/triage}
 CORPUS=${2:-out/full}
 OUT=${CKPT_OUT:-out/checkpoint}
 DEST=checkpoints/default
+MBPP_OUT=${MBPP_OUT:-out/mbpp}
 if [[ "$CORPUS" != *,* ]]; then
   resume=()
   [ -e "$CORPUS/manifest.json" ] && resume=(--resume)
   echo "== 1/4 build the bundled corpus into $CORPUS (k=3, depth 4, 5 roots per task)" >&2
   "$BIN" corpus build --tasks bundled --proposer mutate --k 3 --depth 4 --roots 5 --seed 1 --out "$CORPUS" "${resume[@]}"
+  echo "== 1/4 build MBPP's train and val corpus into $MBPP_OUT/trainval" >&2
+  PARTS=trainval "$(dirname "$0")/mbpp-corpus.sh" "$BIN" "$MBPP_OUT"
+  CORPUS=$CORPUS,$MBPP_OUT/trainval
 else
   echo "== 1/4 corpora given: $CORPUS" >&2
 fi
