@@ -99,6 +99,8 @@ type LODOOptions struct {
 	// leaves it out.
 	HybridGrid string
 	NoHybrid   bool
+	// NoEnsemble leaves out the ensemble of the seeds' models.
+	NoEnsemble bool
 	// AllSplits scores every split of the held-out source; by default only
 	// its test split.
 	AllSplits bool
@@ -133,11 +135,13 @@ type LODODirection struct {
 	Tasks     int    `json:"heldout_tasks"`
 	// Tuned holds each baseline's hyperparameters chosen on the training
 	// source's val split.
-	Tuned     map[string]policy.Params    `json:"tuned"`
-	Baselines map[string]policy.Summary   `json:"baselines"`
-	Runs      []LODORun                   `json:"runs"`
-	Spread    map[string]Spread           `json:"spread"`
-	Outcomes  map[string][]policy.Outcome `json:"-"`
+	Tuned     map[string]policy.Params  `json:"tuned"`
+	Baselines map[string]policy.Summary `json:"baselines"`
+	Runs      []LODORun                 `json:"runs"`
+	// Ensemble is the mean of the Runs' models (with more than one seed).
+	Ensemble *LODORun                    `json:"ensemble,omitempty"`
+	Spread   map[string]Spread           `json:"spread"`
+	Outcomes map[string][]policy.Outcome `json:"-"`
 }
 
 // Spread summarizes one figure over the training seeds.
@@ -270,29 +274,60 @@ func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.
 		if err != nil {
 			return nil, fmt.Errorf("train seed %d: %w", seed, err)
 		}
-		for name, outs := range run.Outcomes {
-			if run.Summary[name], err = policy.Summarize(outs, o.Budgets, o.Resamples, 7); err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			figures[name+" E[T]"] = append(figures[name+" E[T]"], run.Summary[name].ET)
-			figures[name+" tokens"] = append(figures[name+" tokens"], run.Summary[name].Tokens)
-			figures[name+" S"] = append(figures[name+" S"], run.Summary[name].S[strconv.Itoa(slices.Max(o.Budgets))])
-			for _, b := range o.Baselines {
-				p, err := policy.ComparePaired(name, outs, b, d.Outcomes[b], o.Resamples, seed)
-				if err != nil {
-					continue // no tree solved by both: nothing to compare
-				}
-				run.Paired = append(run.Paired, p)
-				k := name + " / " + b
-				figures[k] = append(figures[k], p.Ratio)
-			}
+		if err := d.summarize(run, seed, o); err != nil {
+			return nil, err
+		}
+		for name, sum := range run.Summary {
+			figures[name+" E[T]"] = append(figures[name+" E[T]"], sum.ET)
+			figures[name+" tokens"] = append(figures[name+" tokens"], sum.Tokens)
+			figures[name+" S"] = append(figures[name+" S"], sum.S[strconv.Itoa(slices.Max(o.Budgets))])
+		}
+		for _, p := range run.Paired {
+			k := p.A + " / " + p.B
+			figures[k] = append(figures[k], p.Ratio)
 		}
 		d.Runs = append(d.Runs, *run)
 	}
 	for k, xs := range figures {
 		d.Spread[k] = NewSpread(xs)
 	}
+	if len(d.Runs) > 1 && !o.NoEnsemble {
+		log.Info("leave-one-dataset-out: ensemble", "train", tr.Name, "test", te.Name, "models", len(d.Runs))
+		ens, err := ensembleRun(ctx, d.Runs, val, held, hgrid, o, env)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.summarize(ens, 1, o); err != nil {
+			return nil, err
+		}
+		d.Ensemble = ens
+	}
 	return d, nil
+}
+
+// summarize fills run's summaries and its paired comparisons against every
+// baseline of d (bootstrap seeded by seed).
+func (d *LODODirection) summarize(run *LODORun, seed uint64, o LODOOptions) error {
+	names := make([]string, 0, len(run.Outcomes))
+	for name := range run.Outcomes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		outs := run.Outcomes[name]
+		var err error
+		if run.Summary[name], err = policy.Summarize(outs, o.Budgets, o.Resamples, 7); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		for _, b := range o.Baselines {
+			p, err := policy.ComparePaired(name, outs, b, d.Outcomes[b], o.Resamples, seed)
+			if err != nil {
+				continue // no tree solved by both: nothing to compare
+			}
+			run.Paired = append(run.Paired, p)
+		}
+	}
+	return nil
 }
 
 // lodoRun trains one model on tr (train split; checkpoint chosen on val),
@@ -313,15 +348,31 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 	}
 	run := &LODORun{Seed: seed, Checkpoint: renv.Out, Val: res.Best, BestStep: res.BestStep,
 		Summary: map[string]policy.Summary{}, Outcomes: map[string][]policy.Outcome{}}
-	b, err := model.LoadCheckpoint(renv.Out)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := b.Scorer(env.Backend, 64)
+	sc, err := loadScorer(renv.Out, env)
 	if err != nil {
 		return nil, err
 	}
 	defer sc.Close()
+	if err := scoreHeld(ctx, run, sc, val, held, hgrid, o, "learned", "hybrid"); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// loadScorer opens the checkpoint in dir for scoring.
+func loadScorer(dir string, env Env) (*model.Scorer, error) {
+	b, err := model.LoadCheckpoint(dir)
+	if err != nil {
+		return nil, err
+	}
+	return b.Scorer(env.Backend, 64)
+}
+
+// scoreHeld replays the learned policy over sc on held as learned, and
+// (unless NoHybrid) the hybrid over sc, its constants chosen on val's trees
+// with a fix, as hybrid; into run.
+func scoreHeld(ctx context.Context, run *LODORun, sc policy.Scorer, val, held []*corpus.Tree, hgrid []policy.GridPoint,
+	o LODOOptions, learned, hybrid string) error {
 	mk := []func(policy.Scorer) (policy.Policy, error){func(s policy.Scorer) (policy.Policy, error) { return policy.NewLearned(s) }}
 	if !o.NoHybrid {
 		var pols []func(policy.Scorer) (policy.Policy, error)
@@ -330,7 +381,7 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 		}
 		outs, err := ReplayScored(ctx, sc, fixed(val), pols...)
 		if err != nil {
-			return nil, fmt.Errorf("tune hybrid: %w", err)
+			return fmt.Errorf("tune %s: %w", hybrid, err)
 		}
 		best := -1
 		for i := range outs {
@@ -343,11 +394,34 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 	}
 	outs, err := ReplayScored(ctx, sc, held, mk...)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	run.Outcomes["learned"] = outs[0]
+	run.Outcomes[learned] = outs[0]
 	if !o.NoHybrid {
-		run.Outcomes["hybrid"] = outs[1]
+		run.Outcomes[hybrid] = outs[1]
+	}
+	return nil
+}
+
+// ensembleRun scores the mean distribution of the models of runs (one per
+// training seed) as ensemble and ensemble-hybrid, the hybrid's constants
+// chosen on val as for a single model. Nothing about the ensemble is
+// chosen: it is every model trained.
+func ensembleRun(ctx context.Context, runs []LODORun, val, held []*corpus.Tree, hgrid []policy.GridPoint,
+	o LODOOptions, env Env) (*LODORun, error) {
+	var ens policy.Ensemble
+	for _, r := range runs {
+		sc, err := loadScorer(r.Checkpoint, env)
+		if err != nil {
+			return nil, fmt.Errorf("ensemble: %w", err)
+		}
+		defer sc.Close()
+		ens = append(ens, sc)
+	}
+	run := &LODORun{Checkpoint: fmt.Sprintf("mean of %d models", len(runs)),
+		Summary: map[string]policy.Summary{}, Outcomes: map[string][]policy.Outcome{}}
+	if err := scoreHeld(ctx, run, ens, val, held, hgrid, o, "ensemble", "ensemble-hybrid"); err != nil {
+		return nil, err
 	}
 	return run, nil
 }
@@ -432,7 +506,7 @@ func replayBaseline(ctx context.Context, held []*corpus.Tree, name string, param
 // sc on every tree (each tree's edges scored once for all of them, seed 1:
 // the scored policies are deterministic); outcomes per policy, in mk's
 // order.
-func ReplayScored(ctx context.Context, sc *model.Scorer, trees []*corpus.Tree, mk ...func(policy.Scorer) (policy.Policy, error)) ([][]policy.Outcome, error) {
+func ReplayScored(ctx context.Context, sc policy.Scorer, trees []*corpus.Tree, mk ...func(policy.Scorer) (policy.Policy, error)) ([][]policy.Outcome, error) {
 	ts := NewTreeScorer(sc)
 	pols := make([]policy.Policy, len(mk))
 	for i, f := range mk {

@@ -188,6 +188,23 @@ func TestLeaveOneDatasetOut(t *testing.T) {
 		if s := d.Spread["learned E[T]"]; len(s.Each) != 2 || s.Min > s.Mean || s.Mean > s.Max {
 			t.Errorf("%s→%s: spread %+v", d.Train, d.Test, s)
 		}
+		e := d.Ensemble
+		if e == nil {
+			t.Fatalf("%s→%s: no ensemble of the two seeds' models", d.Train, d.Test)
+		}
+		for _, name := range []string{"ensemble", "ensemble-hybrid"} {
+			if len(e.Outcomes[name]) != d.Trees {
+				t.Errorf("%s→%s: %d %s outcomes, want %d", d.Train, d.Test, len(e.Outcomes[name]), name, d.Trees)
+			}
+			if _, ok := e.Summary[name]; !ok {
+				t.Errorf("%s→%s: no %s summary", d.Train, d.Test, name)
+			}
+		}
+		var md strings.Builder
+		d.WriteMarkdown(&md, "36")
+		if !strings.Contains(md.String(), "| ensemble (mean of 2 models) |") {
+			t.Errorf("%s→%s: markdown has no ensemble row:\n%s", d.Train, d.Test, md.String())
+		}
 	}
 }
 

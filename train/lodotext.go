@@ -9,7 +9,8 @@ import (
 )
 
 // WriteMarkdown writes the direction as `triage cv --lodo` prints it: the tuned baselines, E[T] and tokens of
-// every policy (learned and hybrid as mean ± sd over the training seeds),
+// every policy (learned and hybrid as mean ± sd over the training seeds, the
+// ensemble of the seeds' models as one policy),
 // and the paired ratios against every baseline per seed.
 // (maxB: the largest budget, the S column).
 func (d LODODirection) WriteMarkdown(w io.Writer, maxB string) {
@@ -32,6 +33,13 @@ func (d LODODirection) WriteMarkdown(w io.Writer, maxB string) {
 		sv := d.Spread[name+" S"]
 		fmt.Fprintf(w, "| %s (%d seeds) | %.2f ± %.2f sd (%s) | %.0f ± %.0f sd | %.3f ± %.3f sd |\n", name, len(et.Each), et.Mean, et.SD, joinFloats(et.Each), tok.Mean, tok.SD, sv.Mean, sv.SD)
 	}
+	if e := d.Ensemble; e != nil {
+		for _, name := range []string{"ensemble", "ensemble-hybrid"} {
+			if s, ok := e.Summary[name]; ok {
+				fmt.Fprintf(w, "| %s (mean of %d models) | %.2f ± %.2f | %.0f ± %.0f | %.3f |\n", name, len(d.Runs), s.ET, s.ETSE, s.Tokens, s.TokensSE, s.S[maxB])
+			}
+		}
+	}
 	for _, name := range policy.Baselines {
 		s, ok := d.Baselines[name]
 		if !ok {
@@ -48,11 +56,21 @@ func (d LODODirection) WriteMarkdown(w io.Writer, maxB string) {
 			}
 		}
 	}
+	if e := d.Ensemble; e != nil {
+		for _, p := range e.Paired {
+			fmt.Fprintf(w, "| %s | %s | %.3f |\n", p.A, p.B, p.Ratio)
+		}
+	}
 	fmt.Fprint(w, "\nPaired by tree, per seed (95% interval from a bootstrap clustered by task):\n\n")
 	fmt.Fprint(w, "| policy | seed | baseline | ΔE[T] | ratio | 95% | trees |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range d.Runs {
 		for _, p := range r.Paired {
 			fmt.Fprintf(w, "| %s | %d | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, r.Seed, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
+		}
+	}
+	if e := d.Ensemble; e != nil {
+		for _, p := range e.Paired {
+			fmt.Fprintf(w, "| %s | all | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
 		}
 	}
 	fmt.Fprintln(w)

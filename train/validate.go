@@ -21,12 +21,12 @@ import (
 // compiled model on tiny executions. The scores are exactly those the
 // model gives each edge (a deterministic function of the edge's input).
 type TreeScorer struct {
-	scorer *model.Scorer
+	scorer policy.Scorer
 	memo   map[[32]byte]priority.Dist
 }
 
-// NewTreeScorer wraps scorer.
-func NewTreeScorer(scorer *model.Scorer) *TreeScorer {
+// NewTreeScorer wraps scorer (a model's, or an ensemble of them).
+func NewTreeScorer(scorer policy.Scorer) *TreeScorer {
 	return &TreeScorer{scorer: scorer, memo: map[[32]byte]priority.Dist{}}
 }
 

@@ -15,7 +15,7 @@ import (
 
 // lodoFlags are the flags of `triage cv --lodo`.
 type lodoFlags struct {
-	on, allSplits, noHybrid bool
+	on, allSplits, noHybrid, noEnsemble bool
 	trainSeeds, hybridGrid  string
 }
 
@@ -25,6 +25,7 @@ func (l *lodoFlags) register(c *cobra.Command) {
 	fl.StringVar(&l.trainSeeds, "train-seeds", "", "with --lodo: training seeds, one model each, e.g. 1,2,3 (default: --seed)")
 	fl.BoolVar(&l.allSplits, "all-splits", false, "with --lodo: score every split of the held-out dataset, not only its test split")
 	fl.BoolVar(&l.noHybrid, "no-hybrid", false, "with --lodo: leave the hybrid policy out")
+	fl.BoolVar(&l.noEnsemble, "no-ensemble", false, "with --lodo and several --train-seeds: leave out the ensemble (the mean of the seeds' models)")
 	fl.StringVar(&l.hybridGrid, "hybrid-grid", train.DefaultHybridGrid, "with --lodo: grid the hybrid is tuned over on the training dataset's val split")
 }
 
@@ -97,7 +98,7 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 	}
 	env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: train.BuildQwen3, Command: commandLine()}
 	lo := train.LODOOptions{Train: o, TrainSeeds: tseeds, Baselines: policy.Baselines, HybridGrid: l.hybridGrid,
-		NoHybrid: l.noHybrid, AllSplits: l.allSplits, Seeds: seeds, Budgets: budgets, Resamples: resamples}
+		NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble, AllSplits: l.allSplits, Seeds: seeds, Budgets: budgets, Resamples: resamples}
 	dirs, err := train.LeaveOneDatasetOut(cmd.Context(), ds, lo, env)
 	if errors.Is(err, train.ErrNoValFix) {
 		return badInput("%v", err)
