@@ -16,7 +16,7 @@ import (
 // lodoFlags are the flags of `triage cv --lodo`.
 type lodoFlags struct {
 	on, allSplits, noHybrid, noEnsemble bool
-	trainSeeds, hybridGrid  string
+	trainSeeds, hybridGrid              string
 }
 
 func (l *lodoFlags) register(c *cobra.Command) {
