@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -392,5 +393,27 @@ func TestMergeSlices(t *testing.T) {
 	}
 	if _, err := Merge(t.TempDir(), nil, 0); err == nil {
 		t.Error("merge of nothing: no error")
+	}
+	if man.MissingSlices != "" {
+		t.Errorf("every slice given, missing %q", man.MissingSlices)
+	}
+	// One slice of two: the merged manifest says which is missing.
+	part, err := Merge(filepath.Join(t.TempDir(), "part"), []string{b}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part.MissingSlices != "0 of 2" {
+		t.Errorf("slice 1 of 2 alone: missing %q, want \"0 of 2\"", part.MissingSlices)
+	}
+	// A build with another depth is another corpus.
+	other := t.TempDir()
+	o := buildOpts(other, &fakeProposer{}, &fakeExecutor{})
+	o.Config.D = 2
+	if _, err := BuildCorpus(ctx, tasks, o); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Merge(filepath.Join(t.TempDir(), "mixed"), []string{a, other}, 0)
+	if !errors.Is(err, ErrMergeSettings) || !strings.Contains(err.Error(), "depth") {
+		t.Errorf("merge of depth 3 and depth 2 builds: %v, want ErrMergeSettings naming depth", err)
 	}
 }

@@ -138,8 +138,11 @@ type Manifest struct {
 	Complete bool  `json:"complete"`
 	Rows     int64 `json:"rows"`
 	Trees    int   `json:"trees"`
-	// Sources lists the folders a merged corpus was made from.
-	Sources []string `json:"sources,omitempty"`
+	// Sources lists the folders a merged corpus was made from;
+	// MissingSlices, the slices of their i/n build that none of them held
+	// ("3, 7 of 25"): a merged corpus without them lacks those tasks.
+	Sources       []string `json:"sources,omitempty"`
+	MissingSlices string   `json:"missing_slices,omitempty"`
 	// Time says where the build's time went, summed over its sessions
 	// (resumes); it is rewritten with every manifest.
 	Time *Breakdown `json:"time,omitempty"`

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // DefaultMergeRowsPerShard bounds the shards a merge writes.
@@ -15,8 +17,12 @@ const DefaultMergeRowsPerShard = 200_000
 // Merge writes the union of the corpus folders (each tree id once, the
 // first folder's copy winning) into out as new shards of whole trees, at
 // most rowsPerShard rows each (0 = DefaultMergeRowsPerShard), with a
-// manifest. out must not exist or be empty. Settings are taken from the
-// first input manifest found, with the slice fields reset to 0/1.
+// manifest. out must not exist or be empty. Every input manifest must
+// hold the same settings but for the slice and layout fields (slice i/n,
+// tasks per shard, rows per group), which the merged manifest resets to
+// 0/1: trees built with other settings are another corpus, read beside
+// this one rather than merged into it (ErrMergeSettings). Slices of an i/n
+// build that no input holds are named in the manifest's MissingSlices.
 func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no input folders")
@@ -33,15 +39,15 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		if a, _ := filepath.Abs(d); a == absOut {
 			return nil, fmt.Errorf("merge: output %s is also an input", out)
 		}
-		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
-		sort.Strings(files)
-		for _, f := range files {
-			if m, err := ReadManifest(f); err == nil && man.Settings.K == 0 {
-				man.Settings = m.Settings
-				man.Settings.ShardIndex, man.Settings.ShardCount = 0, 1
-			}
-		}
 	}
+	settings, missing, err := mergeSettings(dirs)
+	if err != nil {
+		return nil, err
+	}
+	if settings != nil {
+		man.Settings = *settings
+	}
+	man.MissingSlices = missing
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -80,7 +86,7 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		pending, pendingRows = nil, 0
 		return writeManifest(nil, filepath.Join(out, ManifestName(0, 1)), man)
 	}
-	err := ScanTrees(dirs, func(rows []NodeRow) error {
+	err = ScanTrees(dirs, func(rows []NodeRow) error {
 		if int(rows[0].TreeNodes) != len(rows) {
 			return fmt.Errorf("tree %s: %d rows, want %d", rows[0].TreeID, len(rows), rows[0].TreeNodes)
 		}
@@ -104,4 +110,74 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		return man, fmt.Errorf("merge: %w", err)
 	}
 	return man, nil
+}
+
+// ErrMergeSettings is returned by Merge when its inputs were built with
+// different settings.
+var ErrMergeSettings = errors.New("inputs were built with different settings")
+
+// mergeSettings reads the manifests of dirs: their common settings (slice
+// and layout fields reset; nil when no input has a manifest) and the
+// slices of an i/n build that none of them holds ("3, 7 of 25"; empty when
+// some input covers every task).
+func mergeSettings(dirs []string) (*BuildSettings, string, error) {
+	var first *BuildSettings
+	var firstFile string
+	var layout BuildSettings       // the first manifest's, whose row groups the merge keeps
+	held := map[int]map[int]bool{} // slice count → indices held
+	whole := false
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
+		sort.Strings(files)
+		for _, f := range files {
+			m, err := ReadManifest(f)
+			if err != nil {
+				return nil, "", fmt.Errorf("merge: %w", err)
+			}
+			st := m.Settings
+			if first == nil {
+				layout = st
+			}
+			if st.ShardCount <= 1 {
+				whole = true
+			} else {
+				if held[st.ShardCount] == nil {
+					held[st.ShardCount] = map[int]bool{}
+				}
+				held[st.ShardCount][st.ShardIndex] = true
+			}
+			st.ShardIndex, st.ShardCount, st.TasksPerShard, st.RowsPerGroup = 0, 1, 0, 0
+			if first == nil {
+				first, firstFile = &st, f
+				continue
+			}
+			if diff := DiffSettings(*first, st); len(diff) > 0 {
+				return nil, "", fmt.Errorf("merge: %s and %s: %w (%s); merge joins the slices of one build, and readers take several folders side by side",
+					firstFile, f, ErrMergeSettings, strings.Join(diff, "; "))
+			}
+		}
+	}
+	if first == nil {
+		return nil, "", nil
+	}
+	out := *first
+	out.RowsPerGroup, out.TasksPerShard = layout.RowsPerGroup, layout.TasksPerShard
+	if whole || len(held) == 0 {
+		return &out, "", nil
+	}
+	var missing []string
+	for n, idx := range held {
+		var gaps []string
+		for i := 0; i < n; i++ {
+			if !idx[i] {
+				gaps = append(gaps, strconv.Itoa(i))
+			}
+		}
+		if len(gaps) == 0 {
+			return &out, "", nil
+		}
+		missing = append(missing, strings.Join(gaps, ", ")+" of "+strconv.Itoa(n))
+	}
+	sort.Strings(missing)
+	return &out, strings.Join(missing, "; "), nil
 }

@@ -20,8 +20,12 @@ func newCorpusMergeCmd() *cobra.Command {
 tree id once (the first input's copy wins), new shards of whole trees of at
 most --rows-per-shard rows, and a manifest. Readers (LoadTrees, stats) also
 accept several folders directly; merge makes one self-contained folder.
-Every input must be a corpus folder (shards or a manifest); --out must be
-new or empty.`,
+Every input must be a corpus folder (shards or a manifest) and every input
+manifest must hold the same build settings but for the slice (i/n) and
+shard layout; builds with other settings exit 2 (read them side by side:
+every command takes several corpus folders). Slices of an i/n build that no
+input holds are printed and recorded in the manifest (missing_slices).
+--out must be new or empty.`,
 		Example: `  triage corpus merge --out out/corpus out/slice-0 out/slice-1
   triage corpus merge --out out/merged --rows-per-shard 500000 out/a out/b --json`,
 		Args: corpusFolderArgs,
@@ -43,7 +47,7 @@ new or empty.`,
 			cleanup := removeOnFailure(out)
 			man, err := corpus.Merge(out, args, rows)
 			cleanup(err)
-			if errors.Is(err, corpus.ErrOutputExists) {
+			if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrMergeSettings) {
 				return badInput("%v", err)
 			}
 			if err != nil {
@@ -53,6 +57,9 @@ new or empty.`,
 				return printJSON(os.Stdout, man)
 			}
 			fmt.Printf("%s: %d shards, %d trees, %d rows\n", out, len(man.Shards), man.Trees, man.Rows)
+			if man.MissingSlices != "" {
+				fmt.Printf("slices missing: %s (their tasks are not in the merged corpus)\n", man.MissingSlices)
+			}
 			return nil
 		},
 	}
