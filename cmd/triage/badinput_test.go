@@ -127,6 +127,7 @@ var badInputs = []badInputCase{
 	{"eval --corpus {corpus} --split dev", exitUsage, `--split "dev"`},
 	{"eval --corpus {corpus} --policies nope", exitUsage, `unknown policy "nope"`},
 	{"eval --corpus {corpus} --policies bfs,bfs", exitUsage, "given twice"},
+	{"eval --corpus {corpus} --policies bfs,uct --paired learned", exitUsage, "--paired learned: not among --policies"},
 	{"eval --corpus {corpus} --policies bfs --score foo", exitUsage, `--score "foo"`},
 	{"eval --corpus {corpus} --policies bfs --budgets 100000000", exitUsage, "above the largest budget"},
 	{"eval --corpus {corpus} --policies bfs --budgets 0", exitUsage, "not a positive integer"},

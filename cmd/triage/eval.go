@@ -21,6 +21,7 @@ type evalFlags struct {
 	scoreBy                                              string
 	perDepth                                             bool
 	reportPath, jsonFile, viewTree, viewPolicy           string
+	paired                                               string
 	jsonToFile                                           bool // --json FILE: JSON to FILE, table on stdout
 	budget, seeds, resamples, workers                    int
 }
@@ -40,6 +41,7 @@ tree viewer. Hyperparameters come from --params (written by 'triage tune' on
 the validation split).`,
 		Example: `  triage eval --corpus out/corpus --split test --report out/eval.html
   triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json
+  triage eval --corpus out/corpus --split test --paired learned,hybrid  # tree-by-tree ratios against every other policy
   triage eval --corpus out/corpus --split test --json out/eval.json   # table on stdout, JSON to the file`,
 		// `--json FILE` (the form users know from the issue tracker and the
 		// README) writes the JSON summary to FILE and keeps the Markdown table
@@ -78,6 +80,7 @@ the validation split).`,
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU, or 32 with the learned policy)")
 	fl.StringVar(&f.reportPath, "report", "", "write the HTML report to this file")
+	fl.StringVar(&f.paired, "paired", "", "compare these policies (comma-separated, e.g. learned,hybrid) with every other one tree by tree: ratio of E[T] over the trees both solve, 95% interval")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON summary to this file")
 	fl.StringVar(&f.viewTree, "view-tree", "", "tree id shown in the report's viewer (default: the first tree with a fix)")
 	fl.StringVar(&f.viewPolicy, "view-policy", "", "policy shown in the viewer (default: learned if evaluated, else passrate)")
@@ -166,10 +169,21 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		// them in flight fill its batches.
 		workers = 32
 	}
+	var paired []string
+	for _, n := range strings.Split(f.paired, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if !slices.Contains(names, n) {
+			return badInput("--paired %s: not among --policies %s", n, strings.Join(names, ","))
+		}
+		paired = append(paired, n)
+	}
 	return report.Run(ctx, cmd.OutOrStdout(), report.RunOptions{
 		Dirs: dirs, Corpus: f.corpus, Split: f.split, Policies: pols,
 		Eval: eval.Options{
 			Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
+			Paired: paired,
 		},
 		ReportPath: f.reportPath, JSONFile: f.jsonFile, JSON: jsonFlag(cmd) && !f.jsonToFile,
 		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy,

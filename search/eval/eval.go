@@ -83,6 +83,9 @@ type Options struct {
 	Resamples int
 	// Workers replaying trees in parallel (<= 0: one per CPU).
 	Workers int
+	// Paired names policies to compare tree by tree with every other
+	// policy evaluated (policy.ComparePaired): Results.Paired.
+	Paired []string
 }
 
 // DefaultBudgets are the budgets of the reports.
@@ -107,6 +110,9 @@ type Results struct {
 	Nodes    int            `json:"nodes"`
 	Budgets  []int          `json:"budgets"`
 	Policies []PolicyResult `json:"policies"`
+	// Paired compares each of Options.Paired with every other policy,
+	// over the trees both solve (pairs with no such tree are left out).
+	Paired []policy.Paired `json:"paired,omitempty"`
 }
 
 // ErrNoTrees is returned by Evaluate for a source without trees.
@@ -222,6 +228,12 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 		res.Nodes += trees[i].nodes
 	}
 	res.Tasks = len(tasks)
+	for _, name := range opts.Paired {
+		if !slices.ContainsFunc(runs, func(r run) bool { return r.p.Name() == name }) {
+			return nil, fmt.Errorf("evaluate: paired comparison of %s, which is not evaluated", name)
+		}
+	}
+	var kept [][]policy.Outcome // every run's outcomes, for the paired comparisons
 	secs := time.Since(start).Seconds()
 	slog.Info("replayed", "trees", res.Trees, "nodes", res.Nodes, "seconds", math.Round(secs*10)/10,
 		"nodes_per_s", math.Round(float64(res.Nodes)/secs))
@@ -240,6 +252,22 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 		}
 		slog.Info("evaluated", "policy", r.p.Name(), "trees", res.Trees, "seeds", len(r.seeds), "ET", sm.ET, "solved", sm.Solved)
 		res.Policies = append(res.Policies, PolicyResult{Name: r.p.Name(), Params: r.params, Seeds: len(r.seeds), Summary: sm})
+		if len(opts.Paired) > 0 {
+			kept = append(kept, outs)
+		}
+	}
+	for _, name := range opts.Paired {
+		a := slices.IndexFunc(runs, func(r run) bool { return r.p.Name() == name })
+		for b, r := range runs {
+			if b == a {
+				continue
+			}
+			p, err := policy.ComparePaired(name, kept[a], r.p.Name(), kept[b], opts.Resamples, bootstrapSeed)
+			if err != nil {
+				continue // no tree solved by both: nothing to compare
+			}
+			res.Paired = append(res.Paired, p)
+		}
 	}
 	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"triage/corpus"
@@ -328,5 +329,42 @@ func TestSliceSource(t *testing.T) {
 	}
 	if _, err := s.Next(); !errors.Is(err, io.EOF) {
 		t.Errorf("after the last tree: %v", err)
+	}
+}
+
+// TestEvaluatePaired: the paired comparisons asked for are those
+// policy.ComparePaired gives on the same outcomes, one per other policy,
+// and leave the summaries as they are without them.
+func TestEvaluatePaired(t *testing.T) {
+	trees := testTrees(12)
+	pols := baselines(t)
+	opts := Options{Budgets: []int{4, 8}, Seeds: 3, Resamples: 40, Workers: 2}
+	plain, err := Evaluate(context.Background(), Trees(trees), pols, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Paired) != 0 {
+		t.Fatalf("paired comparisons nobody asked for: %+v", plain.Paired)
+	}
+	a := pols[0].Policy.Name()
+	opts.Paired = []string{a}
+	got, err := Evaluate(context.Background(), Trees(trees), pols, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Policies, plain.Policies) {
+		t.Error("asking for paired comparisons changed the summaries")
+	}
+	if len(got.Paired) != len(pols)-1 {
+		t.Fatalf("%d paired comparisons of %s, want %d", len(got.Paired), a, len(pols)-1)
+	}
+	for i, p := range got.Paired {
+		if p.A != a || p.B != pols[i+1].Policy.Name() || p.Trees == 0 || !(p.RatioLo <= p.Ratio && p.Ratio <= p.RatioHi) {
+			t.Errorf("comparison %d: %+v", i, p)
+		}
+	}
+	opts.Paired = []string{"nope"}
+	if _, err := Evaluate(context.Background(), Trees(trees), pols, opts); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("paired comparison of a policy not evaluated: %v", err)
 	}
 }

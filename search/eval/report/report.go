@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"triage/policy"
 	"triage/search/eval"
 )
 
@@ -28,6 +29,8 @@ type Report struct {
 	Tasks    int            `json:"tasks"`
 	Budgets  []int          `json:"budgets"`
 	Policies []PolicyResult `json:"policies"`
+	// Paired holds the tree-by-tree comparisons asked for (eval.Options.Paired).
+	Paired []policy.Paired `json:"paired,omitempty"`
 	// Viewer is the tree shown in the HTML report (nil: none).
 	Viewer *Viewer `json:"viewer,omitempty"`
 }
@@ -35,7 +38,7 @@ type Report struct {
 // New returns the report of res, titled, for the split of a corpus.
 func New(title, corpusName, split string, res *eval.Results) *Report {
 	return &Report{Title: title, Corpus: corpusName, Split: split, Trees: res.Trees, Tasks: res.Tasks,
-		Budgets: res.Budgets, Policies: res.Policies}
+		Budgets: res.Budgets, Policies: res.Policies, Paired: res.Paired}
 }
 
 // maxBudget is the largest budget of r (0 when none).
@@ -74,6 +77,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		row = append(row, pm(s.C[mb], s.CSE[mb], 2), pm(s.AUSC[mb], s.AUSCSE[mb], 3))
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
+	if len(r.Paired) > 0 {
+		b.WriteString("\nPaired by tree, over the trees both solve (ratio of E[T]; 95% interval from a bootstrap clustered by task):\n\n")
+		b.WriteString("| policy | against | ΔE[T] | ratio | 95% | trees |\n|---|---|---|---|---|---|\n")
+		for _, p := range r.Paired {
+			fmt.Fprintf(&b, "| %s | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -101,5 +111,9 @@ func JSON(r *Report) map[string]any {
 			"solved_trees": s.Solved, "seeds": p.Seeds, "params": p.Params,
 		}
 	}
-	return map[string]any{"policies": pols, "trees": r.Trees, "tasks": r.Tasks, "split": r.Split, "budgets": r.Budgets}
+	out := map[string]any{"policies": pols, "trees": r.Trees, "tasks": r.Tasks, "split": r.Split, "budgets": r.Budgets}
+	if len(r.Paired) > 0 {
+		out["paired"] = r.Paired
+	}
+	return out
 }

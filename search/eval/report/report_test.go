@@ -86,6 +86,20 @@ func TestMarkdownAndJSON(t *testing.T) {
 	if back.Trees != 2 || back.Tasks != 1 || bfs.ET <= 0 || bfs.AUSC16 == nil || len(bfs.S) != 3 {
 		t.Errorf("JSON round trip: %s", raw)
 	}
+	if strings.Contains(md, "Paired by tree") || strings.Contains(string(raw), "paired") {
+		t.Error("paired comparisons shown without any")
+	}
+	r.Paired = []policy.Paired{{A: "rex", B: "bfs", Diff: -1.5, DiffSE: 0.5, Ratio: 0.8, RatioLo: 0.6, RatioHi: 0.95, Trees: 2, Tasks: 1}}
+	b.Reset()
+	if err := WriteMarkdown(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| rex | bfs | -1.50 ± 0.50 | 0.800 | 0.600–0.950 | 2 |") {
+		t.Errorf("markdown lacks the paired row:\n%s", b.String())
+	}
+	if raw, _ := json.Marshal(JSON(r)); !strings.Contains(string(raw), `"paired":[{"a":"rex","b":"bfs"`) {
+		t.Errorf("JSON lacks the paired comparison: %s", raw)
+	}
 }
 
 func TestViewer(t *testing.T) {
