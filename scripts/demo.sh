@@ -6,8 +6,9 @@
 #   3. build the exhaustive repair-tree corpus of the test split with the offline mutate proposer
 #      (k = 3, depth 4; resumable: rerunning continues an interrupted build),
 #   4. print its statistics,
-#   5. replay the learned policy and every baseline on it: the table, JSON and an HTML report with
-#      success curves and a tree viewer that shows the learned policy's ranked frontier.
+#   5. replay the learned policy and every baseline on it: the table, the learned policy paired
+#      tree by tree with each baseline, JSON and an HTML report with success curves and a tree
+#      viewer that shows the learned policy's ranked frontier.
 # REx's and UCT's constants come from checkpoints/default/baselines.json, tuned on the validation
 # split of the corpus the checkpoint was trained on (make checkpoint); TUNE=1 tunes them here on a
 # val-split corpus instead (a few more minutes).
@@ -50,6 +51,6 @@ if [ "$TUNE" = 1 ]; then
 fi
 
 step "5/5 replay the learned policy and every baseline on the test split"
-"$BIN" eval --corpus "$OUT/corpus" --split test --params "$PARAMS" \
+"$BIN" eval --corpus "$OUT/corpus" --split test --params "$PARAMS" --paired learned \
   --json-file "$OUT/eval.json" --report "$OUT/eval.html" | tee "$OUT/eval.md"
 step "done: report $OUT/eval.html  table $OUT/eval.md  live search $OUT/live.md"
