@@ -109,29 +109,6 @@ one corpus into one shared folder or into n folders; readers take the union.
 	return c
 }
 
-// tasksOfSplits keeps the tasks whose split is one of splits ("all" keeps
-// every task).
-func tasksOfSplits(tasks []corpus.Task, splits []string) ([]corpus.Task, error) {
-	want := map[string]bool{}
-	for _, s := range splits {
-		switch s {
-		case "all":
-			want[corpus.SplitTrain], want[corpus.SplitVal], want[corpus.SplitTest] = true, true, true
-		case corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
-			want[s] = true
-		default:
-			return nil, fmt.Errorf("unknown split %q (want train, val or test)", s)
-		}
-	}
-	var kept []corpus.Task
-	for _, t := range tasks {
-		if want[t.Split] {
-			kept = append(kept, t)
-		}
-	}
-	return kept, nil
-}
-
 // checkBuildFlags checks the flags of corpus build (resolving --workers)
 // and returns the time limits and the shard slice they give.
 func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpus.Shard, err error) {
@@ -184,15 +161,10 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	// Each run's limit and coverage are chosen per run (the task's limit;
 	// coverage where the mutate proposer will read it); the pool's own
 	// limit is the cap.
-	sopts := sandbox.DefaultOptions()
-	sopts.Workers = f.workers
-	measure := limits.Measure()
-	sopts.Timeout, sopts.CPULimit = measure.Timeout, measure.CPU
-	sopts.Limits = f.sandboxLimits
 	cpu0 := sandbox.ProcessCPUSeconds()
-	pool, err := sandbox.New(sopts)
+	pool, err := sandbox.Start(f.workers, f.sandboxLimits, &limits, false)
 	if err != nil {
-		return fmt.Errorf("start sandbox: %w", err)
+		return err
 	}
 	defer pool.Close()
 	cfg.Executor = pool

@@ -32,7 +32,7 @@ new or empty.`,
 			if rows < 1 {
 				return badInput("--rows-per-shard must be ≥ 1, got %d", rows)
 			}
-			if err := checkCorpusDirs("corpus folder", args); err != nil {
+			if err := corpus.CheckDirs("corpus folder", args); err != nil {
 				return err
 			}
 			for _, d := range args {

@@ -23,7 +23,7 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
   triage corpus stats out/slice-0 out/slice-1 --json | jq .time`,
 		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkCorpusDirs("corpus folder", args); err != nil {
+			if err := corpus.CheckDirs("corpus folder", args); err != nil {
 				return err
 			}
 			s, err := corpus.ComputeStats(args...)

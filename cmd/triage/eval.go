@@ -92,13 +92,8 @@ func evalCorpusDirs(dirs, split string) ([]string, error) {
 	if err := checkSplit("--split", split); err != nil {
 		return nil, err
 	}
-	var list []string
-	for _, d := range strings.Split(dirs, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			list = append(list, d)
-		}
-	}
-	return list, checkCorpusDirs("--corpus", list)
+	list := splitList(dirs)
+	return list, corpus.CheckDirs("--corpus", list)
 }
 
 func runEval(cmd *cobra.Command, f *evalFlags) error {
@@ -117,12 +112,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, n := range strings.Split(f.policies, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
+	names := splitList(f.policies)
 	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
 		// The default list includes learned and hybrid: a build without an
 		// embedded checkpoint evaluates the baselines and says why they are absent.

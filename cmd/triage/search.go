@@ -6,8 +6,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
-	"triage/search/eval"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
@@ -16,7 +14,6 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval/report"
-	"triage/search/proposer/openai"
 	"triage/search/sandbox"
 	"triage/search/tsapr"
 )
@@ -133,18 +130,6 @@ with several methods or policies, each gets DIR/<name>.`,
 	return c
 }
 
-// searchSetup is what a search run needs, built from the flags.
-type searchSetup struct {
-	tasks []corpus.Task
-	// limits holds each task's time limit (adaptive limits; empty with a
-	// fixed --test-timeout, which the pool applies).
-	limits   map[string]corpus.RunOptions
-	runs     []live.Method
-	proposer string // mutate or openai
-	model    string
-	release  func()
-}
-
 func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
 	if f.budget < 1 || f.roots < 1 || f.k < 1 || f.depth < 1 || f.resamples < 1 {
 		return badInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
@@ -164,61 +149,57 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 			return err
 		}
 	}
-	tasks, err := searchLoadTasks(f)
+	if err := checkSplit("--split", f.split, "all"); err != nil {
+		return err
+	}
+	all, err := loadTaskSpec(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}
-	setup, err := newSearchSetup(ctx, cmd, f, tasks)
-	if setup != nil && setup.release != nil {
-		defer setup.release()
-	}
+	tasks, err := live.SelectTasks(all, f.tasks, f.split, f.taskIDs)
 	if err != nil {
 		return err
 	}
-
-	sopts := sandbox.DefaultOptions()
-	sopts.Workers = f.workers
-	adaptive := f.limits.Fixed == 0
-	measure := f.limits.Measure()
-	sopts.Timeout, sopts.CPULimit = measure.Timeout, measure.CPU
-	// The mutate proposer localizes faults from per-test line coverage.
-	sopts.Coverage = setup.proposer == "mutate"
-	sopts.Limits = f.sandboxLimits
-	pool, err := sandbox.New(sopts)
+	methods, err := live.ParseMethods(splitList(f.methods))
 	if err != nil {
-		return fmt.Errorf("start sandbox: %w", err)
+		return err
 	}
-	defer pool.Close()
-	if adaptive {
-		if tasks, err = live.AdaptiveLimits(ctx, pool, setup.tasks, f.limits, f.workers, sopts.Coverage, setup.limits); err != nil {
-			return err
-		}
+	usesPolicy, usesTSAPR := slices.Contains(methods, "policy"), slices.Contains(methods, "tsapr")
+	if !usesPolicy && cmd.Flags().Changed("policy") {
+		return badInput("--policy applies to --method policy")
 	}
-
-	start := time.Now()
-	total := len(tasks) * f.roots * len(setup.runs)
-	prog := live.NewProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
-	rep := live.Run(ctx, tasks, setup.runs, pool, live.Options{Roots: f.roots, Seed: f.seed, Workers: f.workers,
-		OnRoot: func(done int, r live.RootResult) {
-			prog.RootDone(r)
-			if searchAfterRoot != nil {
-				searchAfterRoot(done)
+	if !usesTSAPR {
+		for _, name := range []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"} {
+			if cmd.Flags().Changed(name) {
+				return badInput("--%s applies to --method tsapr", name)
 			}
-		}})
-	prog.Finish()
-	rep.WallSeconds = time.Since(start).Seconds()
-	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
-	var names []string
-	for _, r := range setup.runs {
-		names = append(names, r.Name())
+		}
 	}
-	if err := live.Summarize(rep, names, f.resamples, f.seed); err != nil {
+	if usesTSAPR && f.proposer != "openai" {
+		return badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
+	}
+	judge, err := tsapr.ParseJudgeMode(f.judge)
+	if err != nil {
+		return badInput("--judge: %v", err)
+	}
+	if f.c < 0 || !(f.beta >= 0 && f.beta <= 1) || f.maxExpansion < 1 || f.samples < 1 {
+		return badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
+	}
+	prop, err := newProposer(ctx, "search", f.proposerFlags, f.seed)
+	if err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := live.WriteTrees(f.out, setup.runs, rep, len(tasks), f.roots); err != nil {
-			return err
-		}
+	to := tsapr.DefaultOptions()
+	to.C, to.Beta, to.MaxExpansion = f.c, f.beta, f.maxExpansion
+	to.Judge, to.Samples, to.Temperature, to.UntilBudget = judge, f.samples, f.tsaprTemperature, f.untilBudget
+	to.Model, to.JudgeModel, to.ModelName = f.model, f.judgeModel, f.model
+	rep, err := live.Search(ctx, live.Config{Tasks: tasks, TasksSource: f.tasks, Methods: methods,
+		Policies: splitList(f.policies), ParamsFile: f.params, Checkpoint: f.checkpoint, LoadScorer: loadLearnedScorer,
+		Proposer: prop, ProposerName: f.proposer, K: f.k, D: f.depth, Budget: f.budget, Seed: f.seed,
+		TSAPR: to, Prompts: f.prompts, Roots: f.roots, Workers: f.workers, Limits: f.limits, SandboxLimits: f.sandboxLimits,
+		Resamples: f.resamples, Out: f.out, Progress: !f.noProg && term.IsTerminal(int(os.Stderr.Fd())), OnRoot: searchAfterRoot})
+	if err != nil {
+		return err
 	}
 	if f.jsonFile != "" {
 		if err := report.WriteJSONFile(f.jsonFile, rep); err != nil {
@@ -234,118 +215,4 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return err
 	}
 	return rep.Err()
-}
-
-// searchLoadTasks loads the task set and keeps the tasks of --split and
-// --task-ids.
-func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
-	if err := checkSplit("--split", f.split, "all"); err != nil {
-		return nil, err
-	}
-	all, err := loadTaskSpec(f.tasks, f.skipBadLines)
-	if err != nil {
-		return nil, err
-	}
-	return live.SelectTasks(all, f.tasks, f.split, f.taskIDs)
-}
-
-// newSearchSetup builds the proposer, the policies and the TSAPR client.
-// The returned setup's release (when set) frees a learned scorer, also on
-// error.
-func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tasks []corpus.Task) (*searchSetup, error) {
-	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}, limits: map[string]corpus.RunOptions{}}
-	var methods []string
-	for _, m := range strings.Split(f.methods, ",") {
-		if m = strings.TrimSpace(m); m == "" {
-			continue
-		}
-		if m != "policy" && m != "tsapr" {
-			return s, badInput("--method %q: want policy, tsapr, or a comma list of them", m)
-		}
-		if slices.Contains(methods, m) {
-			return s, badInput("--method: %s given twice", m)
-		}
-		methods = append(methods, m)
-	}
-	if len(methods) == 0 {
-		return s, badInput("--method is empty")
-	}
-	usesPolicy, usesTSAPR := slices.Contains(methods, "policy"), slices.Contains(methods, "tsapr")
-	if !usesPolicy && cmd.Flags().Changed("policy") {
-		return s, badInput("--policy applies to --method policy")
-	}
-	if !usesTSAPR {
-		for _, name := range []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"} {
-			if cmd.Flags().Changed(name) {
-				return s, badInput("--%s applies to --method tsapr", name)
-			}
-		}
-	}
-	if usesTSAPR && f.proposer != "openai" {
-		return s, badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
-	}
-	if _, err := tsapr.ParseJudgeMode(f.judge); err != nil {
-		return s, badInput("--judge: %v", err)
-	}
-	if f.c < 0 || !(f.beta >= 0 && f.beta <= 1) || f.maxExpansion < 1 || f.samples < 1 {
-		return s, badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
-	}
-
-	built, err := newProposer(ctx, "search", f.proposerFlags, f.seed)
-	if err != nil {
-		return s, err
-	}
-	prop, client := built.Proposer, built.Client
-	s.model = built.Model
-
-	for _, m := range methods {
-		if m == "tsapr" {
-			r, err := newTSAPRRun(f, client)
-			if err != nil {
-				return s, err
-			}
-			s.runs = append(s.runs, r)
-			continue
-		}
-		var names []string
-		for _, n := range strings.Split(f.policies, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names = append(names, n)
-			}
-		}
-		if len(names) == 0 {
-			return s, badInput("--policy is empty")
-		}
-		ps, err := eval.LoadParams("--params", f.params)
-		if err != nil {
-			return s, err
-		}
-		pols, release, err := eval.BuildPolicies(ctx, "--policy", names, ps, f.checkpoint, loadLearnedScorer)
-		s.release = release
-		if err != nil {
-			return s, err
-		}
-		for _, p := range pols {
-			s.runs = append(s.runs, &live.PolicyMethod{Policy: p.Policy, Proposer: prop, ProposerName: f.proposer, Model: s.model,
-				K: f.k, D: f.depth, Budget: f.budget, Seed: f.seed, Limits: s.limits})
-		}
-	}
-	return s, nil
-}
-
-func newTSAPRRun(f *searchFlags, client *openai.Client) (*live.TSAPRMethod, error) {
-	judge, _ := tsapr.ParseJudgeMode(f.judge) // checked by newSearchSetup
-	opts := tsapr.DefaultOptions()
-	opts.Budget, opts.C, opts.Beta, opts.MaxExpansion = f.budget, f.c, f.beta, f.maxExpansion
-	opts.Judge, opts.Samples, opts.Temperature, opts.UntilBudget = judge, f.samples, f.tsaprTemperature, f.untilBudget
-	opts.Model, opts.JudgeModel, opts.ModelName, opts.Seed = f.model, f.judgeModel, f.model, f.seed
-	opts.Diff = func(a, b string) string { return report.UnifiedDiff("a/solution.py", "b/solution.py", a, b) }
-	if f.prompts != "" {
-		p, err := tsapr.LoadPrompts(f.prompts)
-		if err != nil {
-			return nil, badInput("--prompts: %v", err)
-		}
-		opts.Prompts = p
-	}
-	return &live.TSAPRMethod{Client: client, Opts: opts}, nil
 }

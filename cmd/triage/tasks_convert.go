@@ -63,12 +63,9 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			if sum := hex.EncodeToString(h.Sum(nil)); sum != corpus.MBPPSHA256 {
 				slog.Warn("input is not the verified original mbpp.jsonl", "sha256", sum, "want", corpus.MBPPSHA256)
 			}
-			opts := sandbox.DefaultOptions()
-			opts.Workers = nw
-			opts.Limits = sbLimits
-			pool, err := sandbox.New(opts)
+			pool, err := sandbox.Start(nw, sbLimits, nil, false)
 			if err != nil {
-				return fmt.Errorf("start sandbox: %w", err)
+				return err
 			}
 			defer pool.Close()
 			progress := func(done, total int) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,12 +73,9 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	if err != nil {
 		return err
 	}
-	opts := sandbox.DefaultOptions()
-	opts.Workers = f.workers
-	opts.Limits = f.limits
-	pool, err := sandbox.New(opts)
+	pool, err := sandbox.Start(f.workers, f.limits, nil, false)
 	if err != nil {
-		return fmt.Errorf("start sandbox: %w", err)
+		return err
 	}
 	defer pool.Close()
 	start := time.Now()

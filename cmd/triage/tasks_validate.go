@@ -52,14 +52,9 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if len(tasks) == 0 && len(bad) == 0 {
 				return badInput("%s: no task", spec)
 			}
-			opts := sandbox.DefaultOptions()
-			opts.Workers = nw
-			opts.Limits = sbLimits
-			measure := limits.Measure()
-			opts.Timeout, opts.CPULimit = measure.Timeout, measure.CPU
-			pool, err := sandbox.New(opts)
+			pool, err := sandbox.Start(nw, sbLimits, &limits, false)
 			if err != nil {
-				return fmt.Errorf("start sandbox: %w", err)
+				return err
 			}
 			defer pool.Close()
 			// Twice as many tasks as workers in flight keep every worker busy.
