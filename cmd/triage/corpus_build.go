@@ -124,7 +124,7 @@ func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpu
 	if f.proposer != "mutate" && f.proposer != "openai" {
 		return limits, shard, badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
-	if limits, err = f.limitFlags.limits(); err != nil {
+	if limits, err = f.limitFlags.Limits(); err != nil {
 		return limits, shard, err
 	}
 	if shard, err = corpus.ParseShard(f.shard, os.Getenv); err != nil {

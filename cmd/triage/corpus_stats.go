@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
@@ -31,9 +29,9 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
 				return err
 			}
 			if jsonFlag(cmd) {
-				return printJSON(os.Stdout, s)
+				return printJSON(cmd.OutOrStdout(), s)
 			}
-			return s.WriteText(os.Stdout)
+			return s.WriteText(cmd.OutOrStdout())
 		},
 	}
 }

@@ -75,9 +75,9 @@ spread over seeds and the paired comparison against every baseline.`,
 				}
 			}
 			if jsonFlag(cmd) {
-				return printJSON(os.Stdout, js)
+				return printJSON(cmd.OutOrStdout(), js)
 			}
-			return res.WriteText(os.Stdout)
+			return res.WriteText(cmd.OutOrStdout())
 		},
 	}
 	addTrainFlags(c, f)

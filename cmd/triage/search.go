@@ -138,7 +138,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return badInput("--budget %d is above the largest budget, %d", f.budget, maxBudget)
 	}
 	var err error
-	if f.limits, err = f.limitFlags.limits(); err != nil {
+	if f.limits, err = f.limitFlags.Limits(); err != nil {
 		return err
 	}
 	if f.workers, err = resolveWorkers(f.workers); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +36,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		Example: `  triage tasks validate --tasks bundled
   triage tasks validate --tasks kodcode.jsonl --workers 4 --json > report.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			limits, err := lf.limits()
+			limits, err := lf.Limits()
 			if err != nil {
 				return err
 			}
@@ -67,7 +66,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 					return err
 				}
 			} else {
-				rep.WriteText(cmd.OutOrStdout(), os.Stderr)
+				rep.WriteText(cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
 			if len(rep.Invalid) > 0 || len(rep.Malformed) > 0 {
 				return fmt.Errorf("%d invalid tasks, %d malformed lines", len(rep.Invalid), len(rep.Malformed))
