@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
@@ -141,7 +142,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if shard.Source != "flag" {
 		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
 	}
-	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
+	tasks, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 )
 
 func newCorpusMergeCmd() *cobra.Command {
@@ -36,7 +37,7 @@ new or empty.`,
 				return err
 			}
 			for _, d := range args {
-				if samePath(d, out) {
+				if taskset.SamePath(d, out) {
 					return badInput("--out %s is also an input folder", out)
 				}
 			}

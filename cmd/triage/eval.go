@@ -146,18 +146,9 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
 		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
 	}
-	pols, release, err := eval.BuildPolicies(ctx, "--policies", names, ps, f.checkpoint, loadLearnedScorer, lopts...)
-	defer release()
-	if err != nil {
-		return err
-	}
-	if slices.ContainsFunc(names, policy.NeedsScorer) && f.workers == 0 {
-		// Episodes of the learned policy wait on the shared scorer: more of
-		// them in flight fill its batches.
-		workers = 32
-	}
 	return report.Run(ctx, cmd.OutOrStdout(), report.RunOptions{
-		Dirs: dirs, Corpus: f.corpus, Split: f.split, Policies: pols,
+		Dirs: dirs, Corpus: f.corpus, Split: f.split, Names: names, Params: ps, Checkpoint: f.checkpoint,
+		Load: loadLearnedScorer, Learned: lopts, AutoWorkers: f.workers == 0,
 		Eval: eval.Options{
 			Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
 		},

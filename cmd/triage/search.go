@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"triage/corpus/taskset"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
@@ -152,7 +153,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	if err := checkSplit("--split", f.split, "all"); err != nil {
 		return err
 	}
-	all, err := loadTaskSpec(f.tasks, f.skipBadLines)
+	all, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 	"triage/search/sandbox"
 )
 
@@ -44,7 +45,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if err != nil {
 				return err
 			}
-			tasks, bad, err := loadTaskSpecLines(spec)
+			tasks, bad, err := taskset.LoadLines(spec)
 			if err != nil {
 				return err
 			}
