@@ -12,29 +12,19 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval/report"
-	"triage/search/sandbox"
 	"triage/search/tsapr"
 )
 
+// searchFlags are search's flags: most of them bind to live.Config.
 type searchFlags struct {
-	tasks, split, taskIDs                 string
-	methods, policies, checkpoint, params string
+	live.Config
+	tasks, split, taskIDs, methods string
+	policies, judge, jsonFile      string
 	proposerFlags
-	judge, judgeModel, prompts       string
-	out, jsonFile                    string
-	jsonToFile, noProg, untilBudget  bool
-	skipBadLines                     bool
-	roots, budget, k, depth, workers int
-	samples, maxExpansion, resamples int
-	tsaprTemperature                 float32
-	c, beta                          float64
-	seed                             uint64
+	jsonToFile, noProg, skipBadLines bool
 	limitFlags                       timeLimitFlags
-	limits                           corpus.TimeLimits
-	sandboxLimits                    sandbox.LimitsPolicy
 }
 
 // searchAfterRoot, when set (tests), is called after each finished search
@@ -43,6 +33,7 @@ var searchAfterRoot func(done int)
 
 func newSearchCmd() *cobra.Command {
 	f := &searchFlags{}
+	f.TSAPR = tsapr.DefaultOptions()
 	c := &cobra.Command{
 		Use:   "search",
 		Short: "Live repair search from every root: a policy over the frontier, or TSAPR",
@@ -90,9 +81,8 @@ with several methods or policies, each gets DIR/<name>.`,
 			}
 			// TSAPR samples at the paper's 0.9 unless told otherwise; the
 			// policy's proposer keeps --temperature's default.
-			f.tsaprTemperature = 0.9
 			if cmd.Flags().Changed("temperature") {
-				f.tsaprTemperature = f.temperature
+				f.TSAPR.Temperature = f.temperature
 			}
 			return searchHandler(cmd.Context(), cmd, f)
 		},
@@ -101,52 +91,52 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
 	fl.StringVar(&f.split, "split", "all", "search the tasks of one split: train, val, test or all")
 	fl.StringVar(&f.taskIDs, "task-ids", "", "search only these tasks (comma-separated ids)")
-	fl.IntVar(&f.roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
+	fl.IntVar(&f.Roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
+	fl.Uint64Var(&f.Seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
 	fl.StringVar(&f.methods, "method", "policy", "search method: policy, tsapr, or a comma list")
 	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, hybrid, "+strings.Join(policy.Baselines, ", "))
-	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
-	fl.StringVar(&f.params, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
-	fl.IntVar(&f.budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
-	fl.IntVar(&f.k, "k", 3, "policy: edits proposed per program")
-	fl.IntVar(&f.depth, "depth", 4, "policy: maximum depth (root = 0)")
+	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
+	fl.StringVar(&f.ParamsFile, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
+	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
+	fl.IntVar(&f.K, "k", 3, "policy: edits proposed per program")
+	fl.IntVar(&f.D, "depth", 4, "policy: maximum depth (root = 0)")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)",
 		"openai policy proposer: completions per diagnose call")
 	fl.StringVar(&f.judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
-	fl.StringVar(&f.judgeModel, "judge-model", "", "tsapr: judging model (default --model)")
-	fl.IntVar(&f.samples, "samples", 5, "tsapr: judge replies averaged per patch")
-	fl.Float64Var(&f.c, "c", 0.7, "tsapr: UCT exploration constant C")
-	fl.Float64Var(&f.beta, "beta", 0.8, "tsapr: weight of the children's Q in the update")
-	fl.IntVar(&f.maxExpansion, "max-expansion", 3, "tsapr: most children per expansion")
-	fl.StringVar(&f.prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
-	fl.BoolVar(&f.untilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
-	fl.StringVar(&f.out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
+	fl.StringVar(&f.TSAPR.JudgeModel, "judge-model", "", "tsapr: judging model (default --model)")
+	fl.IntVar(&f.TSAPR.Samples, "samples", 5, "tsapr: judge replies averaged per patch")
+	fl.Float64Var(&f.TSAPR.C, "c", 0.7, "tsapr: UCT exploration constant C")
+	fl.Float64Var(&f.TSAPR.Beta, "beta", 0.8, "tsapr: weight of the children's Q in the update")
+	fl.IntVar(&f.TSAPR.MaxExpansion, "max-expansion", 3, "tsapr: most children per expansion")
+	fl.StringVar(&f.Prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
+	fl.BoolVar(&f.TSAPR.UntilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
+	fl.StringVar(&f.Out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON result to this file (as 'eval --json-file'; '--json FILE' does the same)")
-	fl.IntVar(&f.workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
-	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
+	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
+	fl.IntVar(&f.Resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	f.limitFlags.register(fl, false)
-	addSandboxLimitsFlag(c, &f.sandboxLimits)
+	addSandboxLimitsFlag(c, &f.SandboxLimits)
 	return c
 }
 
 func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
-	if f.budget < 1 || f.roots < 1 || f.k < 1 || f.depth < 1 || f.resamples < 1 {
+	if f.Budget < 1 || f.Roots < 1 || f.K < 1 || f.D < 1 || f.Resamples < 1 {
 		return badInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
 	}
-	if f.budget > maxBudget {
-		return badInput("--budget %d is above the largest budget, %d", f.budget, maxBudget)
+	if f.Budget > maxBudget {
+		return badInput("--budget %d is above the largest budget, %d", f.Budget, maxBudget)
 	}
 	var err error
-	if f.limits, err = f.limitFlags.Limits(); err != nil {
+	if f.Limits, err = f.limitFlags.Limits(); err != nil {
 		return err
 	}
-	if f.workers, err = resolveWorkers(f.workers); err != nil {
+	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := live.CheckOut(f.out); err != nil {
+	if f.Out != "" {
+		if err := live.CheckOut(f.Out); err != nil {
 			return err
 		}
 	}
@@ -183,22 +173,18 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	if err != nil {
 		return badInput("--judge: %v", err)
 	}
-	if f.c < 0 || !(f.beta >= 0 && f.beta <= 1) || f.maxExpansion < 1 || f.samples < 1 {
+	if f.TSAPR.C < 0 || !(f.TSAPR.Beta >= 0 && f.TSAPR.Beta <= 1) || f.TSAPR.MaxExpansion < 1 || f.TSAPR.Samples < 1 {
 		return badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
 	}
-	prop, err := newProposer(ctx, "search", f.proposerFlags, f.seed)
+	prop, err := newProposer(ctx, "search", f.proposerFlags, f.Seed)
 	if err != nil {
 		return err
 	}
-	to := tsapr.DefaultOptions()
-	to.C, to.Beta, to.MaxExpansion = f.c, f.beta, f.maxExpansion
-	to.Judge, to.Samples, to.Temperature, to.UntilBudget = judge, f.samples, f.tsaprTemperature, f.untilBudget
-	to.Model, to.JudgeModel, to.ModelName = f.model, f.judgeModel, f.model
-	rep, err := live.Search(ctx, live.Config{Tasks: tasks, TasksSource: f.tasks, Methods: methods,
-		Policies: splitList(f.policies), ParamsFile: f.params, Checkpoint: f.checkpoint, LoadScorer: loadLearnedScorer,
-		Proposer: prop, ProposerName: f.proposer, K: f.k, D: f.depth, Budget: f.budget, Seed: f.seed,
-		TSAPR: to, Prompts: f.prompts, Roots: f.roots, Workers: f.workers, Limits: f.limits, SandboxLimits: f.sandboxLimits,
-		Resamples: f.resamples, Out: f.out, Progress: !f.noProg && term.IsTerminal(int(os.Stderr.Fd())), OnRoot: searchAfterRoot})
+	f.TSAPR.Judge, f.TSAPR.Model, f.TSAPR.ModelName = judge, f.model, f.model
+	f.Tasks, f.TasksSource, f.Methods, f.Policies, f.LoadScorer = tasks, f.tasks, methods, splitList(f.policies), loadLearnedScorer
+	f.Proposer, f.ProposerName, f.OnRoot = prop, f.proposer, searchAfterRoot
+	f.Progress = !f.noProg && term.IsTerminal(int(os.Stderr.Fd()))
+	rep, err := live.Search(ctx, f.Config)
 	if err != nil {
 		return err
 	}
