@@ -253,3 +253,55 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	l.Factor, l.WallFactor = j.Factor, j.WallFactor
 	return errors.Join(err[:]...)
 }
+
+// LimitFlags are the values of the time-limit flags (corpus build, search,
+// tasks validate); Limits turns them into TimeLimits.
+type LimitFlags struct {
+	Clock                 string // --test-timeout-clock: cpu or wall
+	Fixed                 time.Duration
+	Floor, Cap, WallFloor time.Duration
+	Factor, WallFactor    float64
+	// Adaptive says the command has the adaptive flags (floor, factor,
+	// cap and the wall-clock backstop's); without them the defaults
+	// hold. Changed reports whether a flag was given.
+	Adaptive bool
+	Changed  func(flag string) bool
+}
+
+// Limits checks the flags and returns the limits they give (bad input on
+// a bad value). On the CPU clock every adaptive flag counts (its default
+// is the CPU default); on the wall clock only the flags given do, so the
+// wall-clock defaults hold.
+func (f LimitFlags) Limits() (TimeLimits, error) {
+	if f.Fixed < 0 {
+		return TimeLimits{}, BadInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.Fixed)
+	}
+	var l TimeLimits
+	switch f.Clock {
+	case ClockCPU:
+		l = DefaultTimeLimits()
+	case ClockWall:
+		l = DefaultWallTimeLimits()
+	default:
+		return l, BadInput("--test-timeout-clock %q: want cpu or wall", f.Clock)
+	}
+	set := func(name string, apply func()) {
+		if f.Adaptive && (f.Changed(name) || f.Clock == ClockCPU) {
+			apply()
+		}
+	}
+	set("test-timeout-floor", func() { l.Floor = f.Floor })
+	set("test-timeout-factor", func() { l.Factor = f.Factor })
+	set("test-timeout-cap", func() { l.Cap = f.Cap })
+	if l.CPU() {
+		set("test-timeout-wall-floor", func() { l.WallFloor = f.WallFloor })
+		set("test-timeout-wall-factor", func() { l.WallFactor = f.WallFactor })
+	} else if f.Changed("test-timeout-wall-floor") || f.Changed("test-timeout-wall-factor") {
+		return l, BadInput("--test-timeout-wall-floor/-factor: only with --test-timeout-clock cpu")
+	}
+	l.Fixed = f.Fixed
+	if err := l.Validate(); err != nil {
+		return l, BadInput("--test-timeout-floor/-factor/-cap/-wall-floor/-wall-factor: %v", err)
+	}
+	return l, nil
+}

@@ -32,13 +32,15 @@ var importRule = []struct {
 	{"triage/search/eval/...", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/eval/..."}},
 	// TSAPR asks an LLM for patches through the openai proposer's client.
 	{"triage/search/tsapr", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/proposer/..."}},
-	// Live search over a task set: the engine with a proposer, TSAPR, and
-	// the report's diffs.
+	// Live search over a task set: the engine with a proposer, TSAPR, the
+	// sandbox its programs run in, eval's policy construction (the same
+	// policies eval replays), and the report's diffs.
 	{"triage/search/live", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search",
-		"triage/search/proposer/...", "triage/search/tsapr", "triage/search/eval/report"}},
+		"triage/search/proposer/...", "triage/search/tsapr", "triage/search/sandbox", "triage/search/eval/..."}},
 	{"triage/search/serve/api", []string{"triage/corpus", "triage/model/priority", "triage/policy"}},
 	{"triage/search/serve/...", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/serve/..."}},
-	{"triage/train/...", []string{"triage/model/...", "triage/corpus", "triage/policy", "triage/search", "triage/search/eval"}},
+	// train's cv renders its pooled results with eval's report.
+	{"triage/train/...", []string{"triage/model/...", "triage/corpus", "triage/policy", "triage/search", "triage/search/eval/..."}},
 	{"triage/cmd/...", []string{"triage/..."}},
 	// Development tools (a fake OpenAI server); never cmd.
 	{"triage/scripts/...", []string{"triage/corpus/...", "triage/model/...", "triage/policy/...", "triage/search/..."}},

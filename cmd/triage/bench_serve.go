@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -9,7 +8,6 @@ import (
 	"triage/search/serve"
 )
 
-// benchServeRow is one load test: a batching mode and what it measured.
 func newBenchServeCmd() *cobra.Command {
 	var (
 		sf        scorerFlags
@@ -65,7 +63,9 @@ It fails (exit 1) when any request failed.`,
 				rows = append(rows, serve.LoadRow{Mode: "external", Scorer: url, LoadResult: res})
 			} else {
 				for _, mode := range modeList {
-					row, err := benchServeInProcess(ctx, &sf, mode == "batch", lo)
+					c := sf.ScorerConfig
+					c.Batched = mode == "batch"
+					row, err := serve.BenchInProcess(ctx, c, lo)
 					if err != nil {
 						return err
 					}
@@ -95,28 +95,4 @@ It fails (exit 1) when any request failed.`,
 	fl.DurationVar(&lo.Timeout, "request-timeout", time.Minute, "time limit of one request (> 0)")
 	deprecatedAlias(c, "timeout", "request-timeout")
 	return c
-}
-
-// benchServeInProcess starts a server on a loopback port with the chosen
-// scorer, runs the load test against it and shuts it down.
-func benchServeInProcess(ctx context.Context, sf *scorerFlags, batched bool, lo serve.LoadOptions) (serve.LoadRow, error) {
-	sc, why, release, err := serveScorer(ctx, sf, batched)
-	defer release()
-	if err != nil {
-		return serve.LoadRow{}, err
-	}
-	if sc == nil {
-		return serve.LoadRow{}, badInput("no scorer to measure (%s): give --checkpoint, --stand-in or --url", why)
-	}
-	name := "checkpoint " + sf.checkpoint
-	if sf.standIn != "" {
-		name = "stand-in " + sf.standIn
-	} else if sf.checkpoint == "" {
-		name = "default checkpoint"
-	}
-	mode := "nobatch"
-	if batched {
-		mode = "batch"
-	}
-	return serve.LoadTestInProcess(ctx, sc, mode, name, lo)
 }

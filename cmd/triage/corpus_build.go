@@ -13,20 +13,19 @@ import (
 	"golang.org/x/term"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
 
+// corpusBuildFlags are corpus build's flags: most of them bind to
+// corpus.BuildOptions.
 type corpusBuildFlags struct {
-	json                         bool // the global --json
-	tasks, out, shard            string
-	splits                       []string
-	k, depth, roots, workers     int
-	tasksPerShard, refRuns       int
-	rowsPerGroup                 int64
-	seed                         uint64
-	resume, skipBadLines, noProg bool
-	strict                       bool
+	corpus.BuildOptions
+	json                 bool // the global --json
+	tasks, shard         string
+	splits               []string
+	skipBadLines, noProg bool
 	proposerFlags
 	limitFlags    timeLimitFlags
 	sandboxLimits sandbox.LimitsPolicy
@@ -88,66 +87,43 @@ one corpus into one shared folder or into n folders; readers take the union.
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
-	fl.IntVar(&f.k, "k", 3, "edits proposed per node")
-	fl.IntVar(&f.depth, "depth", 4, "maximum depth D (root = 0)")
-	fl.IntVar(&f.roots, "roots", 5, "roots (trees) per task")
+	fl.IntVar(&f.Config.K, "k", 3, "edits proposed per node")
+	fl.IntVar(&f.Config.D, "depth", 4, "maximum depth D (root = 0)")
+	fl.IntVar(&f.Roots, "roots", 5, "roots (trees) per task")
 	fl.StringSliceVar(&f.splits, "split", []string{"all"}, "build the tasks of these splits: all, or a comma list of train, val, test")
-	fl.StringVar(&f.out, "out", "", "output folder")
-	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutate proposer and of root injection")
+	fl.StringVar(&f.Out, "out", "", "output folder")
+	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
+	fl.Uint64Var(&f.Seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i); auto or auto/n: i from a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID), n from JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT")
-	fl.BoolVar(&f.resume, "resume", false, "skip shards that are already complete")
-	fl.IntVar(&f.tasksPerShard, "tasks-per-shard", corpus.DefaultTasksPerShard, "consecutive tasks per shard file")
-	fl.Int64Var(&f.rowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
+	fl.BoolVar(&f.Resume, "resume", false, "skip shards that are already complete")
+	fl.IntVar(&f.TasksPerShard, "tasks-per-shard", corpus.DefaultTasksPerShard, "consecutive tasks per shard file")
+	fl.Int64Var(&f.RowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature", "openai: completions per diagnose call")
 	f.limitFlags.register(fl, true)
-	fl.IntVar(&f.refRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
-	fl.BoolVar(&f.strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
+	fl.IntVar(&f.ReferenceRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
+	fl.BoolVar(&f.Strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
 	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c
-}
-
-// tasksOfSplits keeps the tasks whose split is one of splits ("all" keeps
-// every task).
-func tasksOfSplits(tasks []corpus.Task, splits []string) ([]corpus.Task, error) {
-	want := map[string]bool{}
-	for _, s := range splits {
-		switch s {
-		case "all":
-			want[corpus.SplitTrain], want[corpus.SplitVal], want[corpus.SplitTest] = true, true, true
-		case corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest:
-			want[s] = true
-		default:
-			return nil, fmt.Errorf("unknown split %q (want train, val or test)", s)
-		}
-	}
-	var kept []corpus.Task
-	for _, t := range tasks {
-		if want[t.Split] {
-			kept = append(kept, t)
-		}
-	}
-	return kept, nil
 }
 
 // checkBuildFlags checks the flags of corpus build (resolving --workers)
 // and returns the time limits and the shard slice they give.
 func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpus.Shard, err error) {
-	if f.out == "" {
+	if f.Out == "" {
 		return limits, shard, badInput("--out is required")
 	}
-	if f.k < 1 || f.depth < 1 || f.roots < 1 || f.tasksPerShard < 1 || f.refRuns < 1 {
+	if f.Config.K < 1 || f.Config.D < 1 || f.Roots < 1 || f.TasksPerShard < 1 || f.ReferenceRuns < 1 {
 		return limits, shard, badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
 	}
-	if f.workers, err = resolveWorkers(f.workers); err != nil {
+	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
 		return limits, shard, err
 	}
 	if f.proposer != "mutate" && f.proposer != "openai" {
 		return limits, shard, badInput("--proposer %q: want mutate or openai", f.proposer)
 	}
-	if limits, err = f.limitFlags.limits(); err != nil {
+	if limits, err = f.limitFlags.Limits(); err != nil {
 		return limits, shard, err
 	}
 	if shard, err = corpus.ParseShard(f.shard, os.Getenv); err != nil {
@@ -164,7 +140,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if shard.Source != "flag" {
 		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
 	}
-	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
+	tasks, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}
@@ -174,33 +150,23 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if len(tasks) == 0 {
 		return badInput("%s: no task of split %s", f.tasks, strings.Join(f.splits, ","))
 	}
-	cfg := corpus.BuildConfig{K: f.k, D: f.depth, ProposerName: f.proposer}
-	prop, err := newProposer(ctx, "corpus build", f.proposerFlags, f.seed)
+	prop, err := newProposer(ctx, "corpus build", f.proposerFlags, f.Seed)
 	if err != nil {
 		return err
 	}
-	cfg.Proposer, cfg.Model = prop.Proposer, prop.Model
-
 	// Each run's limit and coverage are chosen per run (the task's limit;
 	// coverage where the mutate proposer will read it); the pool's own
 	// limit is the cap.
-	sopts := sandbox.DefaultOptions()
-	sopts.Workers = f.workers
-	measure := limits.Measure()
-	sopts.Timeout, sopts.CPULimit = measure.Timeout, measure.CPU
-	sopts.Limits = f.sandboxLimits
 	cpu0 := sandbox.ProcessCPUSeconds()
-	pool, err := sandbox.New(sopts)
+	pool, err := sandbox.Start(f.Workers, f.sandboxLimits, &limits, false)
 	if err != nil {
-		return fmt.Errorf("start sandbox: %w", err)
+		return err
 	}
 	defer pool.Close()
-	cfg.Executor = pool
-
-	opts := corpus.BuildOptions{Config: cfg, Roots: f.roots, RootsFunc: mutate.Inject, Seed: f.seed, Out: f.out,
-		Workers: f.workers, TasksPerShard: f.tasksPerShard, ShardIndex: shard.Index, ShardCount: shard.Count, Resume: f.resume,
-		RowsPerGroup: f.rowsPerGroup, TasksSource: f.tasks, Limits: limits, ReferenceRuns: f.refRuns,
-		Strict: f.strict, ExecutorSettings: pool.Options().VerdictSettings()}
+	opts := f.BuildOptions
+	opts.Config.ProposerName, opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = f.proposer, prop.Proposer, prop.Model, pool
+	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, shard.Index, shard.Count, f.tasks
+	opts.Limits, opts.ExecutorSettings = limits, pool.Options().VerdictSettings()
 	start := time.Now()
 	rep := corpus.NewBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
 	opts.Progress = rep.Update
@@ -216,7 +182,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
 		return fmt.Errorf("stop sandbox: %w", err)
 	}
-	sum := corpus.SummarizeBuild(f.out, man, rep.Last().Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
+	sum := corpus.SummarizeBuild(f.Out, man, rep.Last().Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
 	if f.json {
 		return printJSON(os.Stdout, sum)
 	}

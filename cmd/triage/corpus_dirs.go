@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,38 +11,6 @@ import (
 
 	"triage/corpus"
 )
-
-// checkCorpusDirs returns bad input (exit 2) unless every folder of dirs
-// holds a corpus: at least one shard or one manifest (a build that made no
-// tree yet has a manifest alone). what names the input in the message,
-// e.g. "corpus folder" or "--corpus".
-func checkCorpusDirs(what string, dirs []string) error {
-	if len(dirs) == 0 {
-		return badInput("%s: none given", what)
-	}
-	for _, d := range dirs {
-		st, err := os.Stat(d)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return badInput("%s %s does not exist", what, d)
-		case err != nil:
-			return badInput("%s %s: %v", what, d, err)
-		case !st.IsDir():
-			return badInput("%s %s is a file, not a corpus folder", what, d)
-		}
-		shards, err := corpus.ListShards(d)
-		if err != nil {
-			return badInput("%s %s: %v", what, d, err)
-		}
-		if len(shards) > 0 {
-			continue
-		}
-		if m, _ := filepath.Glob(filepath.Join(d, "manifest*.json")); len(m) == 0 {
-			return badInput("%s %s is not a corpus: no shard (%s) and no manifest", what, d, corpus.ShardGlob)
-		}
-	}
-	return nil
-}
 
 // corpusFolderArgs is the argument check of commands that read corpus
 // folders given as arguments.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 )
 
 func newCorpusMergeCmd() *cobra.Command {
@@ -36,11 +37,11 @@ input holds are printed and recorded in the manifest (missing_slices).
 			if rows < 1 {
 				return badInput("--rows-per-shard must be ≥ 1, got %d", rows)
 			}
-			if err := checkCorpusDirs("corpus folder", args); err != nil {
+			if err := corpus.CheckDirs("corpus folder", args); err != nil {
 				return err
 			}
 			for _, d := range args {
-				if samePath(d, out) {
+				if taskset.SamePath(d, out) {
 					return badInput("--out %s is also an input folder", out)
 				}
 			}

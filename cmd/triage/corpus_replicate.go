@@ -40,7 +40,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 					return err
 				}
 			}
-			if err := checkCorpusDirs("corpus folder", args); err != nil {
+			if err := corpus.CheckDirs("corpus folder", args); err != nil {
 				return err
 			}
 			cleanup := removeOnFailure(out)

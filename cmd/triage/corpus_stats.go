@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
@@ -23,7 +21,7 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
   triage corpus stats out/slice-0 out/slice-1 --json | jq .time`,
 		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkCorpusDirs("corpus folder", args); err != nil {
+			if err := corpus.CheckDirs("corpus folder", args); err != nil {
 				return err
 			}
 			s, err := corpus.ComputeStats(args...)
@@ -31,9 +29,9 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
 				return err
 			}
 			if jsonFlag(cmd) {
-				return printJSON(os.Stdout, s)
+				return printJSON(cmd.OutOrStdout(), s)
 			}
-			return s.WriteText(os.Stdout)
+			return s.WriteText(cmd.OutOrStdout())
 		},
 	}
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"triage/policy"
 	"triage/search/eval"
 	"triage/search/eval/report"
 	"triage/train"
@@ -65,54 +62,22 @@ spread over seeds and the paired comparison against every baseline.`,
 			if lodo.on {
 				return runLODO(cmd, f, &lodo, ps, seeds, resamples, bs, jsonFile)
 			}
-			dirs, o, be, err := trainSetup(f)
+			res, err := train.CVCommand(cmd.Context(), train.CVConfig{Setup: f.Setup, Folds: folds, FoldSeed: foldSeed,
+				Params: ps, Seeds: seeds, Resamples: resamples, Budgets: bs, Ablations: ablations,
+				Progress: !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())), Versions: trainVersions()})
 			if err != nil {
 				return err
 			}
-			defer be.Finalize()
-			env := train.Env{Backend: be, Out: f.out, Versions: trainVersions(), BuildQwen3: train.BuildQwen3}
-			if !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())) {
-				rep := train.NewReporter(true)
-				env.Progress = rep.Update
-				defer rep.Finish()
-			}
-			cvo := train.CVOptions{Folds: folds, Seed: foldSeed, Train: o, Baselines: policy.Baselines, Params: ps,
-				Seeds: seeds, Budgets: bs, Resamples: resamples}
-			if ablations {
-				cvo.Learned = map[string][]policy.LearnedOption{
-					"learned-p1":        {policy.ScoreByP1()},
-					"learned-per-depth": {policy.RankWithinDepth()},
-				}
-			}
-			res, err := train.CrossValidate(cmd.Context(), dirs, cvo, env)
-			if err != nil {
-				return err
-			}
-			rep := &report.Report{Title: "triage cv", Corpus: strings.Join(dirs, ","),
-				Split: fmt.Sprintf("all, %d-fold cross-validation by task (each fold's model scored on its held-out tasks)", folds),
-				Trees: res.Trees, Tasks: res.Tasks, Budgets: bs}
-			for _, name := range res.Order {
-				n := 1
-				if policy.Stochastic(name) && name != "learned" {
-					n = seeds
-				}
-				rep.Policies = append(rep.Policies, report.PolicyResult{Name: name, Seeds: n, Params: ps[name], Summary: res.Summary[name]})
-			}
-			paired := train.PairedWithBaselines(res.Order, res.Outcomes, resamples, f.seed)
+			js := map[string]any{"report": report.JSON(res.Report), "folds": res.Folds, "paired": res.Paired}
 			if jsonFile != "" {
-				if err := report.WriteJSONFile(jsonFile, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired, "outcomes": res.Outcomes}); err != nil {
+				if err := report.WriteJSONFile(jsonFile, map[string]any{"report": js["report"], "folds": res.Folds, "paired": res.Paired, "outcomes": res.Outcomes}); err != nil {
 					return err
 				}
 			}
 			if jsonFlag(cmd) {
-				return printJSON(os.Stdout, map[string]any{"report": report.JSON(rep), "folds": res.Folds, "paired": paired})
+				return printJSON(cmd.OutOrStdout(), js)
 			}
-			train.WriteFolds(os.Stdout, res.Folds)
-			if err := report.WriteMarkdown(os.Stdout, rep); err != nil {
-				return err
-			}
-			train.WritePaired(os.Stdout, paired)
-			return nil
+			return res.WriteText(cmd.OutOrStdout())
 		},
 	}
 	addTrainFlags(c, f)

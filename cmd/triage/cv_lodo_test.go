@@ -5,34 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"triage/corpus"
 	"triage/policy/policytest"
 )
-
-func TestParseDatasets(t *testing.T) {
-	names, dirs, err := parseDatasets([]string{"bundled=out/b1", "out/b5", " mbpp=out/m ", ""})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(names, []string{"bundled", "mbpp"}) || !reflect.DeepEqual(dirs, [][]string{{"out/b1", "out/b5"}, {"out/m"}}) {
-		t.Errorf("got %v %v", names, dirs)
-	}
-	for _, bad := range [][]string{
-		{"out/b1", "mbpp=out/m"},     // first folder unnamed
-		{"a=x"},                      // one dataset
-		{"a=x", "a=y"},               // a name twice
-		{"a=", "b=y"}, {"=x", "b=y"}, // empty parts
-		{},
-	} {
-		if _, _, err := parseDatasets(bad); err == nil {
-			t.Errorf("parseDatasets(%q) = nil error", bad)
-		}
-	}
-}
 
 // writeSplitCorpus writes n exhaustive trees of n tasks named prefix-i, in
 // the splits train, train, val, test in turn, each with one fix, as one

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 )
 
 // deployDir holds the image, the Kubernetes manifests and the Slurm
@@ -362,7 +363,7 @@ func TestDeployShardedBuild(t *testing.T) {
 		t.Skip("no /usr/bin/python3")
 	}
 	dir := t.TempDir()
-	all, err := loadTaskSpec("bundled", false)
+	all, err := taskset.Load("bundled", false)
 	if err != nil {
 		t.Fatal(err)
 	}

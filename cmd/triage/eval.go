@@ -95,13 +95,8 @@ func evalCorpusDirs(dirs, split string) ([]string, error) {
 	if err := checkSplit("--split", split); err != nil {
 		return nil, err
 	}
-	var list []string
-	for _, d := range strings.Split(dirs, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			list = append(list, d)
-		}
-	}
-	return list, checkCorpusDirs("--corpus", list)
+	list := splitList(dirs)
+	return list, corpus.CheckDirs("--corpus", list)
 }
 
 func runEval(cmd *cobra.Command, f *evalFlags) error {
@@ -120,12 +115,7 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, n := range strings.Split(f.policies, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
+	names := splitList(f.policies)
 	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
 		// The default list includes learned and hybrid: a build without an
 		// embedded checkpoint evaluates the baselines and says why they are absent.
@@ -159,16 +149,6 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
 		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
 	}
-	pols, release, err := eval.BuildPolicies(ctx, "--policies", names, ps, f.checkpoint, loadLearnedScorer, lopts...)
-	defer release()
-	if err != nil {
-		return err
-	}
-	if slices.ContainsFunc(names, policy.NeedsScorer) && f.workers == 0 {
-		// Episodes of the learned policy wait on the shared scorer: more of
-		// them in flight fill its batches.
-		workers = 32
-	}
 	var paired []string
 	for _, n := range strings.Split(f.paired, ",") {
 		if n = strings.TrimSpace(n); n == "" {
@@ -180,7 +160,8 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 		paired = append(paired, n)
 	}
 	return report.Run(ctx, cmd.OutOrStdout(), report.RunOptions{
-		Dirs: dirs, Corpus: f.corpus, Split: f.split, Policies: pols,
+		Dirs: dirs, Corpus: f.corpus, Split: f.split, Names: names, Params: ps, Checkpoint: f.checkpoint,
+		Load: loadLearnedScorer, Learned: lopts, AutoWorkers: f.workers == 0,
 		Eval: eval.Options{
 			Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
 			Paired: paired,

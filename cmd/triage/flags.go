@@ -13,16 +13,25 @@ import (
 	"triage/model"
 )
 
+// splitList splits a comma-separated flag value into its trimmed,
+// non-empty entries.
+func splitList(value string) []string {
+	var out []string
+	for _, v := range strings.Split(value, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // parseList splits a comma-separated flag value into its trimmed, non-empty
 // entries and returns bad input for an entry that is not one of allowed,
 // for one given twice, or for an empty list.
 func parseList(flag, value string, allowed ...string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
-	for _, v := range strings.Split(value, ",") {
-		if v = strings.TrimSpace(v); v == "" {
-			continue
-		}
+	for _, v := range splitList(value) {
 		ok := false
 		for _, a := range allowed {
 			ok = ok || v == a

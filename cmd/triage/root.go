@@ -1,14 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"slices"
 	"strings"
+	"triage/search/eval/report"
 
 	"github.com/spf13/cobra"
 )
@@ -179,8 +178,4 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 }
 
 // printJSON writes v as indented JSON to w.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+var printJSON = report.WriteJSON

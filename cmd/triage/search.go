@@ -6,37 +6,25 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
-	"triage/search/eval"
+	"triage/corpus/taskset"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval/report"
-	"triage/search/proposer/openai"
-	"triage/search/sandbox"
 	"triage/search/tsapr"
 )
 
+// searchFlags are search's flags: most of them bind to live.Config.
 type searchFlags struct {
-	tasks, split, taskIDs                 string
-	methods, policies, checkpoint, params string
+	live.Config
+	tasks, split, taskIDs, methods string
+	policies, judge, jsonFile      string
 	proposerFlags
-	judge, judgeModel, prompts       string
-	out, jsonFile                    string
-	jsonToFile, noProg, untilBudget  bool
-	skipBadLines                     bool
-	roots, budget, k, depth, workers int
-	samples, maxExpansion, resamples int
-	tsaprTemperature                 float32
-	c, beta                          float64
-	seed                             uint64
+	jsonToFile, noProg, skipBadLines bool
 	limitFlags                       timeLimitFlags
-	limits                           corpus.TimeLimits
-	sandboxLimits                    sandbox.LimitsPolicy
 }
 
 // searchAfterRoot, when set (tests), is called after each finished search
@@ -45,6 +33,7 @@ var searchAfterRoot func(done int)
 
 func newSearchCmd() *cobra.Command {
 	f := &searchFlags{}
+	f.TSAPR = tsapr.DefaultOptions()
 	c := &cobra.Command{
 		Use:   "search",
 		Short: "Live repair search from every root: a policy over the frontier, or TSAPR",
@@ -92,9 +81,8 @@ with several methods or policies, each gets DIR/<name>.`,
 			}
 			// TSAPR samples at the paper's 0.9 unless told otherwise; the
 			// policy's proposer keeps --temperature's default.
-			f.tsaprTemperature = 0.9
 			if cmd.Flags().Changed("temperature") {
-				f.tsaprTemperature = f.temperature
+				f.TSAPR.Temperature = f.temperature
 			}
 			return searchHandler(cmd.Context(), cmd, f)
 		},
@@ -103,122 +91,102 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
 	fl.StringVar(&f.split, "split", "all", "search the tasks of one split: train, val, test or all")
 	fl.StringVar(&f.taskIDs, "task-ids", "", "search only these tasks (comma-separated ids)")
-	fl.IntVar(&f.roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
+	fl.IntVar(&f.Roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
+	fl.Uint64Var(&f.Seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
 	fl.StringVar(&f.methods, "method", "policy", "search method: policy, tsapr, or a comma list")
 	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, hybrid, "+strings.Join(policy.Baselines, ", "))
-	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
-	fl.StringVar(&f.params, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
-	fl.IntVar(&f.budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
-	fl.IntVar(&f.k, "k", 3, "policy: edits proposed per program")
-	fl.IntVar(&f.depth, "depth", 4, "policy: maximum depth (root = 0)")
+	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
+	fl.StringVar(&f.ParamsFile, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
+	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
+	fl.IntVar(&f.K, "k", 3, "policy: edits proposed per program")
+	fl.IntVar(&f.D, "depth", 4, "policy: maximum depth (root = 0)")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)",
 		"openai policy proposer: completions per diagnose call")
 	fl.StringVar(&f.judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
-	fl.StringVar(&f.judgeModel, "judge-model", "", "tsapr: judging model (default --model)")
-	fl.IntVar(&f.samples, "samples", 5, "tsapr: judge replies averaged per patch")
-	fl.Float64Var(&f.c, "c", 0.7, "tsapr: UCT exploration constant C")
-	fl.Float64Var(&f.beta, "beta", 0.8, "tsapr: weight of the children's Q in the update")
-	fl.IntVar(&f.maxExpansion, "max-expansion", 3, "tsapr: most children per expansion")
-	fl.StringVar(&f.prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
-	fl.BoolVar(&f.untilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
-	fl.StringVar(&f.out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
+	fl.StringVar(&f.TSAPR.JudgeModel, "judge-model", "", "tsapr: judging model (default --model)")
+	fl.IntVar(&f.TSAPR.Samples, "samples", 5, "tsapr: judge replies averaged per patch")
+	fl.Float64Var(&f.TSAPR.C, "c", 0.7, "tsapr: UCT exploration constant C")
+	fl.Float64Var(&f.TSAPR.Beta, "beta", 0.8, "tsapr: weight of the children's Q in the update")
+	fl.IntVar(&f.TSAPR.MaxExpansion, "max-expansion", 3, "tsapr: most children per expansion")
+	fl.StringVar(&f.Prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
+	fl.BoolVar(&f.TSAPR.UntilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
+	fl.StringVar(&f.Out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON result to this file (as 'eval --json-file'; '--json FILE' does the same)")
-	fl.IntVar(&f.workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
-	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
+	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
+	fl.IntVar(&f.Resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	f.limitFlags.register(fl, false)
-	addSandboxLimitsFlag(c, &f.sandboxLimits)
+	addSandboxLimitsFlag(c, &f.SandboxLimits)
 	return c
 }
 
-// searchSetup is what a search run needs, built from the flags.
-type searchSetup struct {
-	tasks []corpus.Task
-	// limits holds each task's time limit (adaptive limits; empty with a
-	// fixed --test-timeout, which the pool applies).
-	limits   map[string]corpus.RunOptions
-	runs     []live.Method
-	proposer string // mutate or openai
-	model    string
-	release  func()
-}
-
 func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
-	if f.budget < 1 || f.roots < 1 || f.k < 1 || f.depth < 1 || f.resamples < 1 {
+	if f.Budget < 1 || f.Roots < 1 || f.K < 1 || f.D < 1 || f.Resamples < 1 {
 		return badInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
 	}
-	if f.budget > maxBudget {
-		return badInput("--budget %d is above the largest budget, %d", f.budget, maxBudget)
+	if f.Budget > maxBudget {
+		return badInput("--budget %d is above the largest budget, %d", f.Budget, maxBudget)
 	}
 	var err error
-	if f.limits, err = f.limitFlags.limits(); err != nil {
+	if f.Limits, err = f.limitFlags.Limits(); err != nil {
 		return err
 	}
-	if f.workers, err = resolveWorkers(f.workers); err != nil {
+	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := live.CheckOut(f.out); err != nil {
+	if f.Out != "" {
+		if err := live.CheckOut(f.Out); err != nil {
 			return err
 		}
 	}
-	tasks, err := searchLoadTasks(f)
+	if err := checkSplit("--split", f.split, "all"); err != nil {
+		return err
+	}
+	all, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}
-	setup, err := newSearchSetup(ctx, cmd, f, tasks)
-	if setup != nil && setup.release != nil {
-		defer setup.release()
-	}
+	tasks, err := live.SelectTasks(all, f.tasks, f.split, f.taskIDs)
 	if err != nil {
 		return err
 	}
-
-	sopts := sandbox.DefaultOptions()
-	sopts.Workers = f.workers
-	adaptive := f.limits.Fixed == 0
-	measure := f.limits.Measure()
-	sopts.Timeout, sopts.CPULimit = measure.Timeout, measure.CPU
-	// The mutate proposer localizes faults from per-test line coverage.
-	sopts.Coverage = setup.proposer == "mutate"
-	sopts.Limits = f.sandboxLimits
-	pool, err := sandbox.New(sopts)
+	methods, err := live.ParseMethods(splitList(f.methods))
 	if err != nil {
-		return fmt.Errorf("start sandbox: %w", err)
+		return err
 	}
-	defer pool.Close()
-	if adaptive {
-		if tasks, err = live.AdaptiveLimits(ctx, pool, setup.tasks, f.limits, f.workers, sopts.Coverage, setup.limits); err != nil {
-			return err
-		}
+	usesPolicy, usesTSAPR := slices.Contains(methods, "policy"), slices.Contains(methods, "tsapr")
+	if !usesPolicy && cmd.Flags().Changed("policy") {
+		return badInput("--policy applies to --method policy")
 	}
-
-	start := time.Now()
-	total := len(tasks) * f.roots * len(setup.runs)
-	prog := live.NewProgress(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), total)
-	rep := live.Run(ctx, tasks, setup.runs, pool, live.Options{Roots: f.roots, Seed: f.seed, Workers: f.workers,
-		OnRoot: func(done int, r live.RootResult) {
-			prog.RootDone(r)
-			if searchAfterRoot != nil {
-				searchAfterRoot(done)
+	if !usesTSAPR {
+		for _, name := range []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"} {
+			if cmd.Flags().Changed(name) {
+				return badInput("--%s applies to --method tsapr", name)
 			}
-		}})
-	prog.Finish()
-	rep.WallSeconds = time.Since(start).Seconds()
-	rep.TasksSource, rep.Budget, rep.Seed, rep.Proposer, rep.Model = f.tasks, f.budget, f.seed, setup.proposer, setup.model
-	var names []string
-	for _, r := range setup.runs {
-		names = append(names, r.Name())
+		}
 	}
-	if err := live.Summarize(rep, names, f.resamples, f.seed); err != nil {
+	if usesTSAPR && f.proposer != "openai" {
+		return badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
+	}
+	judge, err := tsapr.ParseJudgeMode(f.judge)
+	if err != nil {
+		return badInput("--judge: %v", err)
+	}
+	if f.TSAPR.C < 0 || !(f.TSAPR.Beta >= 0 && f.TSAPR.Beta <= 1) || f.TSAPR.MaxExpansion < 1 || f.TSAPR.Samples < 1 {
+		return badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
+	}
+	prop, err := newProposer(ctx, "search", f.proposerFlags, f.Seed)
+	if err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := live.WriteTrees(f.out, setup.runs, rep, len(tasks), f.roots); err != nil {
-			return err
-		}
+	f.TSAPR.Judge, f.TSAPR.Model, f.TSAPR.ModelName = judge, f.model, f.model
+	f.Tasks, f.TasksSource, f.Methods, f.Policies, f.LoadScorer = tasks, f.tasks, methods, splitList(f.policies), loadLearnedScorer
+	f.Proposer, f.ProposerName, f.OnRoot = prop, f.proposer, searchAfterRoot
+	f.Progress = !f.noProg && term.IsTerminal(int(os.Stderr.Fd()))
+	rep, err := live.Search(ctx, f.Config)
+	if err != nil {
+		return err
 	}
 	if f.jsonFile != "" {
 		if err := report.WriteJSONFile(f.jsonFile, rep); err != nil {
@@ -234,118 +202,4 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return err
 	}
 	return rep.Err()
-}
-
-// searchLoadTasks loads the task set and keeps the tasks of --split and
-// --task-ids.
-func searchLoadTasks(f *searchFlags) ([]corpus.Task, error) {
-	if err := checkSplit("--split", f.split, "all"); err != nil {
-		return nil, err
-	}
-	all, err := loadTaskSpec(f.tasks, f.skipBadLines)
-	if err != nil {
-		return nil, err
-	}
-	return live.SelectTasks(all, f.tasks, f.split, f.taskIDs)
-}
-
-// newSearchSetup builds the proposer, the policies and the TSAPR client.
-// The returned setup's release (when set) frees a learned scorer, also on
-// error.
-func newSearchSetup(ctx context.Context, cmd *cobra.Command, f *searchFlags, tasks []corpus.Task) (*searchSetup, error) {
-	s := &searchSetup{tasks: tasks, proposer: f.proposer, release: func() {}, limits: map[string]corpus.RunOptions{}}
-	var methods []string
-	for _, m := range strings.Split(f.methods, ",") {
-		if m = strings.TrimSpace(m); m == "" {
-			continue
-		}
-		if m != "policy" && m != "tsapr" {
-			return s, badInput("--method %q: want policy, tsapr, or a comma list of them", m)
-		}
-		if slices.Contains(methods, m) {
-			return s, badInput("--method: %s given twice", m)
-		}
-		methods = append(methods, m)
-	}
-	if len(methods) == 0 {
-		return s, badInput("--method is empty")
-	}
-	usesPolicy, usesTSAPR := slices.Contains(methods, "policy"), slices.Contains(methods, "tsapr")
-	if !usesPolicy && cmd.Flags().Changed("policy") {
-		return s, badInput("--policy applies to --method policy")
-	}
-	if !usesTSAPR {
-		for _, name := range []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"} {
-			if cmd.Flags().Changed(name) {
-				return s, badInput("--%s applies to --method tsapr", name)
-			}
-		}
-	}
-	if usesTSAPR && f.proposer != "openai" {
-		return s, badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
-	}
-	if _, err := tsapr.ParseJudgeMode(f.judge); err != nil {
-		return s, badInput("--judge: %v", err)
-	}
-	if f.c < 0 || !(f.beta >= 0 && f.beta <= 1) || f.maxExpansion < 1 || f.samples < 1 {
-		return s, badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
-	}
-
-	built, err := newProposer(ctx, "search", f.proposerFlags, f.seed)
-	if err != nil {
-		return s, err
-	}
-	prop, client := built.Proposer, built.Client
-	s.model = built.Model
-
-	for _, m := range methods {
-		if m == "tsapr" {
-			r, err := newTSAPRRun(f, client)
-			if err != nil {
-				return s, err
-			}
-			s.runs = append(s.runs, r)
-			continue
-		}
-		var names []string
-		for _, n := range strings.Split(f.policies, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names = append(names, n)
-			}
-		}
-		if len(names) == 0 {
-			return s, badInput("--policy is empty")
-		}
-		ps, err := eval.LoadParams("--params", f.params)
-		if err != nil {
-			return s, err
-		}
-		pols, release, err := eval.BuildPolicies(ctx, "--policy", names, ps, f.checkpoint, loadLearnedScorer)
-		s.release = release
-		if err != nil {
-			return s, err
-		}
-		for _, p := range pols {
-			s.runs = append(s.runs, &live.PolicyMethod{Policy: p.Policy, Proposer: prop, ProposerName: f.proposer, Model: s.model,
-				K: f.k, D: f.depth, Budget: f.budget, Seed: f.seed, Limits: s.limits})
-		}
-	}
-	return s, nil
-}
-
-func newTSAPRRun(f *searchFlags, client *openai.Client) (*live.TSAPRMethod, error) {
-	judge, _ := tsapr.ParseJudgeMode(f.judge) // checked by newSearchSetup
-	opts := tsapr.DefaultOptions()
-	opts.Budget, opts.C, opts.Beta, opts.MaxExpansion = f.budget, f.c, f.beta, f.maxExpansion
-	opts.Judge, opts.Samples, opts.Temperature, opts.UntilBudget = judge, f.samples, f.tsaprTemperature, f.untilBudget
-	opts.Model, opts.JudgeModel, opts.ModelName, opts.Seed = f.model, f.judgeModel, f.model, f.seed
-	opts.Diff = func(a, b string) string { return report.UnifiedDiff("a/solution.py", "b/solution.py", a, b) }
-	if f.prompts != "" {
-		p, err := tsapr.LoadPrompts(f.prompts)
-		if err != nil {
-			return nil, badInput("--prompts: %v", err)
-		}
-		opts.Prompts = p
-	}
-	return &live.TSAPRMethod{Client: client, Opts: opts}, nil
 }

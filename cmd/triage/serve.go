@@ -1,83 +1,31 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"log/slog"
-	"net"
 	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"triage/checkpoints"
-	"triage/policy"
 	"triage/search/serve"
-	"triage/search/serve/sessionlog"
 )
 
 // scorerFlags choose the scorer of serve and bench serve.
 type scorerFlags struct {
-	checkpoint, standIn string
-	noBatch             bool
-	batch               policy.BatchOptions
+	serve.ScorerConfig
+	noBatch bool
 }
 
 func (f *scorerFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned scorer (default: the embedded default checkpoint)")
-	fl.StringVar(&f.standIn, "stand-in", "", "serve a simulated model of this cost instead of a checkpoint, for load tests (e.g. 10ms+3ms/edge)")
+	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned scorer (default: the embedded default checkpoint)")
+	fl.StringVar(&f.StandIn, "stand-in", "", "serve a simulated model of this cost instead of a checkpoint, for load tests (e.g. 10ms+3ms/edge)")
 	fl.BoolVar(&f.noBatch, "no-batch", false, "score each request on its own instead of batching concurrent requests")
-	fl.IntVar(&f.batch.MaxEdges, "batch-edges", 64, "most edges in one model execution")
-	fl.DurationVar(&f.batch.MaxWait, "batch-wait", 2*time.Millisecond, "how long the first queued edge waits for more to fill a model execution")
-	fl.IntVar(&f.batch.MaxQueue, "queue-edges", 8192, "most edges waiting for the model; beyond it requests get 503")
-	fl.IntVar(&f.batch.Workers, "batch-workers", runtime.NumCPU(), "model executions in flight at once (1: one execution at a time, as one GPU runs them)")
-}
-
-// serveScorer loads the learned scorer (or the stand-in) and wraps it in a
-// Batcher unless batching is off. Without --checkpoint a missing default
-// is no error: the server runs the baselines and says why learned is
-// missing (why). release closes the batcher, then frees the model.
-func serveScorer(ctx context.Context, f *scorerFlags, batched bool) (sc policy.Scorer, why string, release func(), err error) {
-	release = func() {}
-	switch {
-	case f.standIn != "" && f.checkpoint != "":
-		return nil, "", release, badInput("--stand-in and --checkpoint exclude each other")
-	case f.standIn != "":
-		s, err := serve.ParseStandIn(f.standIn)
-		if err != nil {
-			return nil, "", release, badInput("--stand-in: %v", err)
-		}
-		sc = s
-	default:
-		s, free, err := loadLearnedScorer(ctx, f.checkpoint)
-		if err != nil {
-			if f.checkpoint != "" {
-				return nil, "", release, fmt.Errorf("load checkpoint %s: %w", f.checkpoint, err)
-			}
-			return nil, "default checkpoint: " + err.Error(), release, nil
-		}
-		sc, release = s, free
-	}
-	if !batched {
-		return sc, "", release, nil
-	}
-	b, err := policy.NewBatcher(sc, f.batch)
-	if err != nil {
-		release()
-		return nil, "", func() {}, badInput("batching: %v", err)
-	}
-	free := release
-	return b, "", func() { b.Close(); free() }, nil
-}
-
-// scorerID names the loaded scorer for durable sessions: the checkpoint's
-// id, or the stand-in's spec.
-func scorerID(f *scorerFlags) (string, error) {
-	if f.standIn != "" {
-		return "stand-in " + f.standIn, nil
-	}
-	return checkpoints.ID(f.checkpoint)
+	fl.IntVar(&f.Batch.MaxEdges, "batch-edges", 64, "most edges in one model execution")
+	fl.DurationVar(&f.Batch.MaxWait, "batch-wait", 2*time.Millisecond, "how long the first queued edge waits for more to fill a model execution")
+	fl.IntVar(&f.Batch.MaxQueue, "queue-edges", 8192, "most edges waiting for the model; beyond it requests get 503")
+	fl.IntVar(&f.Batch.Workers, "batch-workers", runtime.NumCPU(), "model executions in flight at once (1: one execution at a time, as one GPU runs them)")
+	f.Load, f.ID = loadLearnedScorer, checkpoints.ID
 }
 
 func newServeCmd() *cobra.Command {
@@ -131,40 +79,8 @@ a load balancer. An unreachable, held or newer-version store is exit 2.`,
 					return badInput("--token-file %s is empty", tokenFile)
 				}
 			}
-			sc, why, release, err := serveScorer(ctx, &sf, !sf.noBatch)
-			defer release()
-			if err != nil {
-				return err
-			}
-			opts.Scorer, opts.ScorerError = sc, why
-			if sc != nil {
-				if opts.ScorerID, err = scorerID(&sf); err != nil {
-					return err
-				}
-			}
-			if storeSpec != "" {
-				st, err := sessionlog.OpenWithin(ctx, storeSpec, 30*time.Second)
-				if err != nil {
-					return badInput("--store: %v", err)
-				}
-				defer st.Close()
-				opts.Store = st
-				slog.Info("durable sessions", "store", st.Describe(), "shared", st.Shared())
-			}
-			srv, err := serve.New(opts)
-			if err != nil {
-				return badInput("%v", err)
-			}
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return badInput("--addr: %v", err)
-			}
-			if why != "" {
-				slog.Warn("no learned scorer: baselines only; /v1/priorities and policy learned answer 501", "why", why)
-			}
-			slog.Info("triage serve listening", "url", "http://"+ln.Addr().String(), "learned", sc != nil,
-				"batching", sc != nil && !sf.noBatch, "auth", opts.Token != "")
-			return srv.Serve(ctx, ln)
+			sf.Batched = !sf.noBatch
+			return serve.Run(ctx, opts, sf.ScorerConfig, addr, storeSpec)
 		},
 	}
 	sf.register(c)

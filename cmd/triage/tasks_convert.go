@@ -1,16 +1,12 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"io"
 	"log/slog"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 	"triage/search/sandbox"
 )
 
@@ -40,35 +36,20 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 				return badInput("--from %q: the only converter is %q", from, corpus.MBPPSource)
 			case in == "" || out == "":
 				return badInput("--in and --out are required")
-			case samePath(in, out):
+			case taskset.SamePath(in, out):
 				return badInput("--out %s is the --in file", out)
 			}
 			nw, err := resolveWorkers(workers)
 			if err != nil {
 				return err
 			}
-			f, err := os.Open(in)
+			problems, err := corpus.ReadMBPPFile(in)
 			if err != nil {
-				return &usageError{Err: err}
+				return err
 			}
-			defer f.Close()
-			h := sha256.New()
-			problems, err := corpus.ReadMBPP(io.TeeReader(f, h))
+			pool, err := sandbox.Start(nw, sbLimits, nil, false)
 			if err != nil {
-				return badInput("%s: %v", in, err)
-			}
-			if _, err := io.Copy(h, f); err != nil {
-				return fmt.Errorf("read %s: %w", in, err)
-			}
-			if sum := hex.EncodeToString(h.Sum(nil)); sum != corpus.MBPPSHA256 {
-				slog.Warn("input is not the verified original mbpp.jsonl", "sha256", sum, "want", corpus.MBPPSHA256)
-			}
-			opts := sandbox.DefaultOptions()
-			opts.Workers = nw
-			opts.Limits = sbLimits
-			pool, err := sandbox.New(opts)
-			if err != nil {
-				return fmt.Errorf("start sandbox: %w", err)
+				return err
 			}
 			defer pool.Close()
 			progress := func(done, total int) {
@@ -87,17 +68,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			if jsonFlag(cmd) {
 				return printJSON(cmd.OutOrStdout(), rep)
 			}
-			w := cmd.OutOrStdout()
-			for _, d := range rep.Dropped {
-				fmt.Fprintf(w, "left out %s: %s\n", d.TaskID, d.Reason)
-			}
-			for _, d := range rep.ChallengesDropped {
-				fmt.Fprintf(w, "challenge assert left out %s %s: %s\n", d.TaskID, d.Test, d.Reason)
-			}
-			fmt.Fprintf(w, "%d rows, %d tasks written to %s (train %d, val %d, test %d), %d left out; %d tests, %d of %d challenge asserts kept\n",
-				rep.Rows, rep.Tasks, out, rep.Splits[corpus.SplitTrain], rep.Splits[corpus.SplitVal], rep.Splits[corpus.SplitTest],
-				len(rep.Dropped), rep.Tests, rep.ChallengesKept, rep.Challenges)
-			return nil
+			return rep.WriteText(cmd.OutOrStdout(), out)
 		},
 	}
 	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp"`)

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
@@ -67,19 +67,16 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	if f.workers, err = resolveWorkers(f.workers); err != nil {
 		return err
 	}
-	if _, builtin := builtinTaskSets[f.tasks]; !builtin && f.tasks != "" && samePath(f.tasks, f.out) {
+	if !taskset.Builtin(f.tasks) && f.tasks != "" && taskset.SamePath(f.tasks, f.out) {
 		return badInput("--out %s is the --tasks file: write the tasks with roots to a new file", f.out)
 	}
-	tasks, err := loadTaskSpec(f.tasks, f.skipBadLines)
+	tasks, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}
-	opts := sandbox.DefaultOptions()
-	opts.Workers = f.workers
-	opts.Limits = f.limits
-	pool, err := sandbox.New(opts)
+	pool, err := sandbox.Start(f.workers, f.limits, nil, false)
 	if err != nil {
-		return fmt.Errorf("start sandbox: %w", err)
+		return err
 	}
 	defer pool.Close()
 	start := time.Now()

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/taskset"
 	"triage/search/sandbox"
 )
 
@@ -37,7 +37,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		Example: `  triage tasks validate --tasks bundled
   triage tasks validate --tasks kodcode.jsonl --workers 4 --json > report.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			limits, err := lf.limits()
+			limits, err := lf.Limits()
 			if err != nil {
 				return err
 			}
@@ -45,21 +45,16 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if err != nil {
 				return err
 			}
-			tasks, bad, err := loadTaskSpecLines(spec)
+			tasks, bad, err := taskset.LoadLines(spec)
 			if err != nil {
 				return err
 			}
 			if len(tasks) == 0 && len(bad) == 0 {
 				return badInput("%s: no task", spec)
 			}
-			opts := sandbox.DefaultOptions()
-			opts.Workers = nw
-			opts.Limits = sbLimits
-			measure := limits.Measure()
-			opts.Timeout, opts.CPULimit = measure.Timeout, measure.CPU
-			pool, err := sandbox.New(opts)
+			pool, err := sandbox.Start(nw, sbLimits, &limits, false)
 			if err != nil {
-				return fmt.Errorf("start sandbox: %w", err)
+				return err
 			}
 			defer pool.Close()
 			// Twice as many tasks as workers in flight keep every worker busy.
@@ -72,7 +67,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 					return err
 				}
 			} else {
-				rep.WriteText(cmd.OutOrStdout(), os.Stderr)
+				rep.WriteText(cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
 			if len(rep.Invalid) > 0 || len(rep.Malformed) > 0 {
 				return fmt.Errorf("%d invalid tasks, %d malformed lines", len(rep.Invalid), len(rep.Malformed))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -11,16 +10,7 @@ import (
 
 // timeLimitFlags are the flags that set per-task time limits, shared by
 // corpus build, search and tasks validate.
-type timeLimitFlags struct {
-	clock      string
-	fixed      time.Duration
-	floor      time.Duration
-	factor     float64
-	limitCap   time.Duration
-	wallFloor  time.Duration
-	wallFactor float64
-	fl         *pflag.FlagSet // where they were registered, to tell set flags from defaults
-}
+type timeLimitFlags struct{ corpus.LimitFlags }
 
 // timeLimitsHelp explains the limits in a command's long help.
 const timeLimitsHelp = `Time limits are on CPU time by default (--test-timeout-clock cpu): the
@@ -35,51 +25,15 @@ corpora built before CPU limits did.`
 // register adds the flags to fl; adaptive adds the floor, factor, cap and
 // backstop flags too (corpus build), where the others take the defaults.
 func (f *timeLimitFlags) register(fl *pflag.FlagSet, adaptive bool) {
-	f.fl = fl
-	fl.StringVar(&f.clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the CPU time of the program's import and tests) or wall (wall-clock time of the run)")
-	fl.DurationVar(&f.fixed, "test-timeout", 0, "one fixed limit per test-suite run for every task, on --test-timeout-clock (0: adaptive, from each task's reference)")
+	f.Adaptive, f.Changed = adaptive, fl.Changed
+	fl.StringVar(&f.Clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the CPU time of the program's import and tests) or wall (wall-clock time of the run)")
+	fl.DurationVar(&f.Fixed, "test-timeout", 0, "one fixed limit per test-suite run for every task, on --test-timeout-clock (0: adaptive, from each task's reference)")
 	if !adaptive {
 		return
 	}
-	fl.DurationVar(&f.floor, "test-timeout-floor", corpus.DefaultCPUFloor, fmt.Sprintf("adaptive limit: the least limit of a task (with --test-timeout-clock wall the default is %v)", corpus.DefaultTimeoutFloor))
-	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultCPUFactor, "adaptive limit: this many times the reference's median run")
-	fl.DurationVar(&f.limitCap, "test-timeout-cap", corpus.DefaultCPUCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
-	fl.DurationVar(&f.wallFloor, "test-timeout-wall-floor", corpus.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
-	fl.Float64Var(&f.wallFactor, "test-timeout-wall-factor", corpus.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
-}
-
-// limits checks the flags and returns the limits they give (exit 2 errors).
-func (f *timeLimitFlags) limits() (corpus.TimeLimits, error) {
-	fl := f.fl
-	if f.fixed < 0 {
-		return corpus.TimeLimits{}, badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.fixed)
-	}
-	var l corpus.TimeLimits
-	switch f.clock {
-	case corpus.ClockCPU:
-		l = corpus.DefaultTimeLimits()
-	case corpus.ClockWall:
-		l = corpus.DefaultWallTimeLimits()
-	default:
-		return l, badInput("--test-timeout-clock %q: want cpu or wall", f.clock)
-	}
-	set := func(name string, apply func()) {
-		if fl.Lookup(name) != nil && (fl.Changed(name) || f.clock == corpus.ClockCPU) {
-			apply()
-		}
-	}
-	set("test-timeout-floor", func() { l.Floor = f.floor })
-	set("test-timeout-factor", func() { l.Factor = f.factor })
-	set("test-timeout-cap", func() { l.Cap = f.limitCap })
-	if l.CPU() {
-		set("test-timeout-wall-floor", func() { l.WallFloor = f.wallFloor })
-		set("test-timeout-wall-factor", func() { l.WallFactor = f.wallFactor })
-	} else if fl.Changed("test-timeout-wall-floor") || fl.Changed("test-timeout-wall-factor") {
-		return l, badInput("--test-timeout-wall-floor/-factor: only with --test-timeout-clock cpu")
-	}
-	l.Fixed = f.fixed
-	if err := l.Validate(); err != nil {
-		return l, badInput("--test-timeout-floor/-factor/-cap/-wall-floor/-wall-factor: %v", err)
-	}
-	return l, nil
+	fl.DurationVar(&f.Floor, "test-timeout-floor", corpus.DefaultCPUFloor, fmt.Sprintf("adaptive limit: the least limit of a task (with --test-timeout-clock wall the default is %v)", corpus.DefaultTimeoutFloor))
+	fl.Float64Var(&f.Factor, "test-timeout-factor", corpus.DefaultCPUFactor, "adaptive limit: this many times the reference's median run")
+	fl.DurationVar(&f.Cap, "test-timeout-cap", corpus.DefaultCPUCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
+	fl.DurationVar(&f.WallFloor, "test-timeout-wall-floor", corpus.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
+	fl.Float64Var(&f.WallFactor, "test-timeout-wall-factor", corpus.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
 }

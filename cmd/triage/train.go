@@ -3,34 +3,19 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"runtime/debug"
-	"strconv"
-	"strings"
 
-	"github.com/gomlx/gomlx/backends"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"triage/corpus"
 	"triage/model"
 	"triage/train"
 )
 
+// trainFlags are the flags train and cv share (and train's own).
 type trainFlags struct {
-	json                      bool // the global --json
-	corpus                    []string
-	arch, base, out, backend  string
-	dtype                     string
-	batch, accum, steps       int
-	epochs, lr, warmup, minLR float64
-	weightDecay, clip         float64
-	seed                      uint64
-	valEvery                  int
-	resume, noProgress        bool
-	recordTest                bool
-	noParent, noEdit, noProg  bool
-	set                       []string
+	json bool // the global --json
+	train.Setup
+	resume, noProgress, recordTest bool
 }
 
 func newTrainCmd() *cobra.Command {
@@ -81,61 +66,37 @@ with the same data order. On a GPU use --backend xla:<plugin> --dtype bf16.`,
 
 // addTrainFlags adds the flags train and cv share.
 func addTrainFlags(c *cobra.Command, f *trainFlags) {
-	d := train.DefaultOptions()
+	d, o := train.DefaultOptions(), &f.Options
+	*o = d
 	fl := c.Flags()
-	fl.StringSliceVar(&f.corpus, "corpus", nil, "corpus folders (comma-separated or repeated; required)")
-	fl.StringVar(&f.arch, "arch", d.Arch, "architecture: small, 0.6b or a Qwen3 config.json")
-	fl.StringVar(&f.base, "base", "", "Hugging Face Qwen3 folder: frozen decoder, train LoRA + head")
-	fl.StringVar(&f.out, "out", "", "checkpoint folder (required)")
-	fl.StringVar(&f.backend, "backend", model.DefaultBackend, "go (CPU), xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
-	fl.StringVar(&f.dtype, "dtype", d.DType, "Qwen3 decoder dtype: f32 or bf16")
-	fl.IntVar(&f.batch, "batch", d.Batch, "examples (parents) per micro-batch")
-	fl.IntVar(&f.accum, "accum", d.Accum, "micro-batches per optimizer step (gradient accumulation)")
-	fl.IntVar(&f.steps, "steps", 0, "optimizer steps (overrides --epochs)")
-	fl.Float64Var(&f.epochs, "epochs", d.Epochs, "passes over the train split")
-	fl.Float64Var(&f.lr, "lr", d.LR, "peak learning rate")
-	fl.Float64Var(&f.warmup, "warmup", d.Warmup, "fraction of steps of linear warm-up")
-	fl.Float64Var(&f.minLR, "min-lr", d.MinLR, "final learning rate as a fraction of --lr (cosine decay)")
-	fl.Float64Var(&f.weightDecay, "weight-decay", d.WeightDecay, "AdamW decoupled weight decay")
-	fl.Float64Var(&f.clip, "clip", d.ClipNorm, "global gradient-norm clip (0: none)")
-	fl.Uint64Var(&f.seed, "seed", d.Seed, "seed of initialization and data order")
-	fl.IntVar(&f.valEvery, "val-every", d.ValEvery, "optimizer steps between validations (0: only at the end)")
+	fl.StringSliceVar(&f.Corpus, "corpus", nil, "corpus folders (comma-separated or repeated; required)")
+	fl.StringVar(&o.Arch, "arch", d.Arch, "architecture: small, 0.6b or a Qwen3 config.json")
+	fl.StringVar(&o.Base, "base", "", "Hugging Face Qwen3 folder: frozen decoder, train LoRA + head")
+	fl.StringVar(&f.Out, "out", "", "checkpoint folder (required)")
+	fl.StringVar(&f.Backend, "backend", model.DefaultBackend, "go (CPU), xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
+	fl.StringVar(&o.DType, "dtype", d.DType, "Qwen3 decoder dtype: f32 or bf16")
+	fl.IntVar(&o.Batch, "batch", d.Batch, "examples (parents) per micro-batch")
+	fl.IntVar(&o.Accum, "accum", d.Accum, "micro-batches per optimizer step (gradient accumulation)")
+	fl.IntVar(&o.Steps, "steps", 0, "optimizer steps (overrides --epochs)")
+	fl.Float64Var(&o.Epochs, "epochs", d.Epochs, "passes over the train split")
+	fl.Float64Var(&o.LR, "lr", d.LR, "peak learning rate")
+	fl.Float64Var(&o.Warmup, "warmup", d.Warmup, "fraction of steps of linear warm-up")
+	fl.Float64Var(&o.MinLR, "min-lr", d.MinLR, "final learning rate as a fraction of --lr (cosine decay)")
+	fl.Float64Var(&o.WeightDecay, "weight-decay", d.WeightDecay, "AdamW decoupled weight decay")
+	fl.Float64Var(&o.ClipNorm, "clip", d.ClipNorm, "global gradient-norm clip (0: none)")
+	fl.Uint64Var(&o.Seed, "seed", d.Seed, "seed of initialization and data order")
+	fl.IntVar(&o.ValEvery, "val-every", d.ValEvery, "optimizer steps between validations (0: only at the end)")
 	fl.BoolVar(&f.noProgress, "no-progress", false, "no progress bar, even on a terminal")
-	fl.BoolVar(&f.noParent, "no-parent-text", false, "ablation: the model does not read the parent's feedback and diagnosis")
-	fl.BoolVar(&f.noEdit, "no-edit-text", false, "ablation: the model does not read the edit's text")
-	fl.BoolVar(&f.noProg, "no-program", false, "ablation (small): the model does not read the parent program")
-	fl.StringArrayVar(&f.set, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
+	fl.BoolVar(&o.Inputs.NoParentText, "no-parent-text", false, "ablation: the model does not read the parent's feedback and diagnosis")
+	fl.BoolVar(&o.Inputs.NoEditText, "no-edit-text", false, "ablation: the model does not read the edit's text")
+	fl.BoolVar(&o.Inputs.NoProgram, "no-program", false, "ablation (small): the model does not read the parent program")
+	fl.StringArrayVar(&f.Sets, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
 }
 
 func runTrain(ctx context.Context, f *trainFlags) error {
-	dirs, o, be, err := trainSetup(f)
+	run, err := train.RunCommand(ctx, train.RunConfig{Setup: f.Setup, Resume: f.resume, RecordTest: f.recordTest,
+		Progress: !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())), Versions: trainVersions(), Command: commandLine()})
 	if err != nil {
-		return err
-	}
-	defer be.Finalize()
-	sources, err := train.RecordSources(dirs)
-	if err != nil {
-		return err
-	}
-	env := train.Env{
-		Train:   train.ShardSource{Dirs: dirs, Split: corpus.SplitTrain},
-		Val:     train.ShardSource{Dirs: dirs, Split: corpus.SplitVal},
-		Backend: be, Out: f.out, Resume: f.resume, Sources: sources,
-		Versions: trainVersions(), BuildQwen3: train.BuildQwen3, Command: commandLine(),
-	}
-	if f.recordTest {
-		env.Test = train.ShardSource{Dirs: dirs, Split: corpus.SplitTest}
-	}
-	tty := !f.noProgress && term.IsTerminal(int(os.Stderr.Fd()))
-	rep := train.NewReporter(tty)
-	env.Progress = rep.Update
-	run, err := train.Train(ctx, o, env)
-	rep.Finish()
-	if err != nil {
-		if strings.Contains(err.Error(), "already holds") || strings.Contains(err.Error(), "options differ") ||
-			strings.Contains(err.Error(), "no interrupted run") {
-			return badInput("%v", err)
-		}
 		return err
 	}
 	if f.json {
@@ -144,88 +105,13 @@ func runTrain(ctx context.Context, f *trainFlags) error {
 	return train.WriteSummary(os.Stdout, run)
 }
 
-// trainSetup checks the shared flags and opens the backend.
-func trainSetup(f *trainFlags) ([]string, train.Options, backends.Backend, error) {
-	o := train.DefaultOptions()
-	if len(f.corpus) == 0 {
-		return nil, o, nil, badInput("--corpus is required")
-	}
-	if f.out == "" {
-		return nil, o, nil, badInput("--out is required")
-	}
-	var dirs []string
-	for _, d := range f.corpus {
-		if d = strings.TrimSpace(d); d == "" {
-			continue
-		}
-		if err := checkCorpusDirs("--corpus", []string{d}); err != nil {
-			return nil, o, nil, err
-		}
-		if files, _ := corpus.ListShards(d); len(files) == 0 {
-			return nil, o, nil, badInput("--corpus %s: no corpus shards (part-*.parquet)", d)
-		}
-		dirs = append(dirs, d)
-	}
-	o.Arch, o.Base, o.DType = f.arch, f.base, f.dtype
-	o.Batch, o.Accum, o.Steps, o.Epochs = f.batch, f.accum, f.steps, f.epochs
-	o.LR, o.Warmup, o.MinLR, o.WeightDecay, o.ClipNorm = f.lr, f.warmup, f.minLR, f.weightDecay, f.clip
-	o.Seed, o.ValEvery = f.seed, f.valEvery
-	o.Inputs = model.InputSet{NoParentText: f.noParent, NoEditText: f.noEdit, NoProgram: f.noProg}
-	if err := o.ApplySets(f.set); err != nil {
-		return nil, o, nil, badInput("--set: %v", err)
-	}
-	if f.steps == 0 && f.epochs <= 0 {
-		return nil, o, nil, badInput("--epochs must be > 0 (or give --steps)")
-	}
-	if err := o.Validate(); err != nil {
-		return nil, o, nil, badInput("%v", err)
-	}
-	if o.Arch != "small" && o.Arch != "0.6b" {
-		if _, err := model.LoadConfig(o.Arch); err != nil {
-			return nil, o, nil, badInput("--arch %s: want small, 0.6b or a Qwen3 config.json (%v)", o.Arch, err)
-		}
-	}
-	if o.Base != "" {
-		if _, err := os.Stat(filepath.Join(o.Base, "config.json")); err != nil {
-			return nil, o, nil, badInput("--base %s: not a Hugging Face model folder: %v", o.Base, err)
-		}
-	}
-	if _, err := model.BackendConfig(f.backend); err != nil {
-		return nil, o, nil, badInput("%v", err)
-	}
-	be, err := model.NewBackend(f.backend)
-	if err != nil {
-		return nil, o, nil, err
-	}
-	return dirs, o, be, nil
-}
+// buildCommit and buildModified are set by the Makefile's -ldflags
+// (-X main.buildCommit=... -X main.buildModified=true|false) for builds that
+// carry no VCS stamp (GOFLAGS=-buildvcs=false, a worktree Go cannot read).
+var buildCommit, buildModified string
+
+// trainVersions are the versions a checkpoint records.
+func trainVersions() map[string]string { return train.Versions(buildCommit, buildModified) }
 
 // commandLine is this process's command line, for the record.
-func commandLine() string {
-	args := append([]string{"triage"}, os.Args[1:]...)
-	for i, a := range args {
-		if strings.ContainsAny(a, " \t\"'") {
-			args[i] = strconv.Quote(a)
-		}
-	}
-	return strings.Join(args, " ")
-}
-
-func trainVersions() map[string]string {
-	v := map[string]string{}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v["go"] = bi.GoVersion
-		v["triage"] = bi.Main.Version
-		for _, dep := range bi.Deps {
-			if dep.Path == "github.com/gomlx/gomlx" {
-				v["gomlx"] = dep.Version
-			}
-		}
-	}
-	r := currentRevision()
-	v["triage_revision"], v["triage_revision_from"] = r.Commit, r.From
-	if r.Modified != "" {
-		v["triage_modified"] = r.Modified
-	}
-	return v
-}
+func commandLine() string { return train.CommandLine(os.Args[1:]) }

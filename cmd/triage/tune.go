@@ -1,11 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
@@ -68,52 +63,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return badInput("--grid: %v", err)
 	}
-	var pols []eval.Policy
-	var sc *eval.SharedScorer
-	if policy.NeedsScorer(f.policy) {
-		var release func()
-		if sc, release, err = eval.LoadScorer(cmd.Context(), f.policy, f.checkpoint, loadLearnedScorer); err != nil {
-			return err
-		}
-		defer release()
-		if f.workers == 0 {
-			workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
-		}
-	}
-	if pols, err = eval.GridPolicies(f.policy, points, sc); err != nil {
-		return err
-	}
-	// Read the existing choices first, so a bad --out fails before the work.
-	set := policy.ParamSet{}
-	if raw, err := os.ReadFile(f.out); err == nil {
-		if set, err = policy.ReadParamSet(strings.NewReader(string(raw))); err != nil {
-			return badInput("--out %s: %v", f.out, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return badInput("--out %s: %v", f.out, err)
-	}
 	dirs, err := evalCorpusDirs(f.corpus, f.split)
 	if err != nil {
 		return err
 	}
-	src, err := eval.OpenSplit(dirs, f.split, pols)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	tu, err := eval.Tune(cmd.Context(), src, pols, eval.Metric(f.metric), eval.Options{Seeds: f.seeds, Resamples: 1, Workers: workers})
-	if err != nil {
-		return eval.NoTreesInput(err, f.corpus, f.split)
-	}
-	results, best := tu.Points, tu.Best
-	set[f.policy] = results[best].Params
-	if err := report.WriteJSONFile(f.out, set); err != nil {
-		return err
-	}
-	out := map[string]any{"policy": f.policy, "split": f.split, "metric": f.metric, "trees": tu.Trees,
-		"tasks": tu.Tasks, "grid": results, "chosen": results[best].Params, "out": f.out}
-	if jsonFlag(cmd) {
-		return printJSON(cmd.OutOrStdout(), out)
-	}
-	return report.WriteTuning(cmd.OutOrStdout(), f.policy, tu, f.out)
+	return report.Tune(cmd.Context(), cmd.OutOrStdout(), report.TuneOptions{Dirs: dirs, Corpus: f.corpus, Split: f.split,
+		Policy: f.policy, Points: points, Checkpoint: f.checkpoint, Load: loadLearnedScorer, Metric: eval.Metric(f.metric),
+		Out: f.out, Seeds: f.seeds, Workers: workers, AutoWorkers: f.workers == 0, JSON: jsonFlag(cmd)})
 }

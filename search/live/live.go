@@ -3,10 +3,12 @@
 // live with a proposer and the sandbox, or TSAPR), tasks in parallel, with
 // one record per search (solved, expansions, tokens, the fix as a diff)
 // and a summary per method (S(B), C(B) and E[T] with task-clustered
-// bootstrap errors). `triage search` parses flags and calls Run.
+// bootstrap errors). `triage search` parses flags and calls Search.
 //
 // Imports: the engine (search), corpus, policy, the proposers
-// (search/proposer/...), search/tsapr and search/eval/report (diffs).
+// (search/proposer/...), search/tsapr, search/sandbox (the programs run
+// there), search/eval (its policy construction) and search/eval/report
+// (diffs).
 package live
 
 import (

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"triage/corpus"
 	"triage/policy"
@@ -16,28 +17,46 @@ import (
 
 // RunOptions says what `triage eval` evaluates and where it writes.
 type RunOptions struct {
-	Dirs       []string // corpus folders
-	Corpus     string   // the corpus as the user named it, for titles and errors
-	Split      string
-	Policies   []eval.Policy
+	Dirs   []string // corpus folders
+	Corpus string   // the corpus as the user named it, for titles and errors
+	Split  string
+	// Names, Params, Checkpoint, Load and Learned choose the policies
+	// (eval.BuildPolicies under the flag --policies).
+	Names      []string
+	Params     policy.ParamSet
+	Checkpoint string
+	Load       eval.ScorerLoader
+	Learned    []policy.LearnedOption
 	Eval       eval.Options
-	ReportPath string // the HTML report ("" for none)
-	JSONFile   string // the JSON summary's file ("" for none)
-	JSON       bool   // print the JSON summary instead of the Markdown table
-	ViewTree   string // tree id in the report's viewer ("" for the first with a fix)
-	ViewPolicy string // policy in the viewer ("" for learned if evaluated, else passrate)
+	// AutoWorkers (no --workers given) runs 32 replays at once when a
+	// policy needs the scorer: its episodes wait on the shared scorer, and
+	// more of them in flight fill its batches.
+	AutoWorkers bool
+	ReportPath  string // the HTML report ("" for none)
+	JSONFile    string // the JSON summary's file ("" for none)
+	JSON        bool   // print the JSON summary instead of the Markdown table
+	ViewTree    string // tree id in the report's viewer ("" for the first with a fix)
+	ViewPolicy  string // policy in the viewer ("" for learned if evaluated, else passrate)
 }
 
 // Run evaluates the policies on the split and writes the Markdown table
 // (or the JSON summary) to w, and the files RunOptions names.
 func Run(ctx context.Context, w io.Writer, o RunOptions) error {
-	src, err := eval.OpenSplit(o.Dirs, o.Split, o.Policies)
+	pols, release, err := eval.BuildPolicies(ctx, "--policies", o.Names, o.Params, o.Checkpoint, o.Load, o.Learned...)
+	defer release()
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(o.Names, policy.NeedsScorer) && o.AutoWorkers {
+		o.Eval.Workers = 32
+	}
+	src, err := eval.OpenSplit(o.Dirs, o.Split, pols)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	first := &firstTree{Source: src}
-	res, err := eval.Evaluate(ctx, first, o.Policies, o.Eval)
+	res, err := eval.Evaluate(ctx, first, pols, o.Eval)
 	if err != nil {
 		return eval.NoTreesInput(err, o.Corpus, o.Split)
 	}
@@ -47,7 +66,7 @@ func Run(ctx context.Context, w io.Writer, o RunOptions) error {
 		if o.ViewTree != "" {
 			view = o.ViewTree
 		}
-		if err := writeEvalHTML(ctx, rep, view, o); err != nil {
+		if err := writeEvalHTML(ctx, rep, view, pols, o); err != nil {
 			return err
 		}
 	}
@@ -100,7 +119,7 @@ func (s *firstTree) view() string {
 
 // writeEvalHTML writes the HTML report, its viewer showing the tree with
 // id viewTree (read again, whole) searched by o.ViewPolicy.
-func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, o RunOptions) error {
+func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, pols []eval.Policy, o RunOptions) error {
 	tree, err := readTree(o.Dirs, o.Split, viewTree)
 	if err != nil {
 		return err
@@ -108,14 +127,14 @@ func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, o RunOptio
 	want := o.ViewPolicy
 	if want == "" {
 		want = "passrate"
-		for _, p := range o.Policies {
+		for _, p := range pols {
 			if p.Policy.Name() == "learned" {
 				want = "learned"
 			}
 		}
 	}
 	var vp policy.Policy
-	for _, p := range o.Policies {
+	for _, p := range pols {
 		if p.Policy.Name() == want {
 			vp = p.Policy
 		}

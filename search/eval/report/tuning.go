@@ -1,10 +1,16 @@
 package report
 
 import (
+	"context"
+	"errors"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
+	"triage/corpus"
+	"triage/policy"
 	"triage/search/eval"
 )
 
@@ -25,4 +31,77 @@ func WriteTuning(w io.Writer, name string, tu *eval.Tuning, out string) error {
 	b.WriteString("\nwrote " + out + "\n")
 	_, err := w.Write([]byte(b.String()))
 	return err
+}
+
+// TuneOptions are one `triage tune`: the policy and its grid, the corpus
+// folders (checked) and split, the selection metric, the file the choice
+// is merged into, and how to replay.
+type TuneOptions struct {
+	Dirs          []string
+	Corpus, Split string
+	Policy        string
+	Points        []policy.Params
+	// Checkpoint and Load give the scorer of a policy that needs one.
+	Checkpoint string
+	Load       eval.ScorerLoader
+	Metric     eval.Metric
+	Out        string
+	Seeds      int
+	// Workers replay at once; AutoWorkers (no --workers given) lets a
+	// policy with a scorer run 32, to fill the scorer's batches.
+	Workers     int
+	AutoWorkers bool
+	// JSON prints the JSON record instead of the table.
+	JSON bool
+}
+
+// Tune replays o.Policy at every grid point on the split, keeps the best
+// point by o.Metric, merges it into o.Out, and writes the grid table (or
+// the JSON record) to w. An unreadable or malformed o.Out is bad input,
+// found before any replay.
+func Tune(ctx context.Context, w io.Writer, o TuneOptions) error {
+	var sc *eval.SharedScorer
+	workers := o.Workers
+	if policy.NeedsScorer(o.Policy) {
+		var release func()
+		var err error
+		if sc, release, err = eval.LoadScorer(ctx, o.Policy, o.Checkpoint, o.Load); err != nil {
+			return err
+		}
+		defer release()
+		if o.AutoWorkers {
+			workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
+		}
+	}
+	pols, err := eval.GridPolicies(o.Policy, o.Points, sc)
+	if err != nil {
+		return err
+	}
+	set := policy.ParamSet{}
+	if raw, err := os.ReadFile(o.Out); err == nil {
+		if set, err = policy.ReadParamSet(strings.NewReader(string(raw))); err != nil {
+			return corpus.BadInput("--out %s: %v", o.Out, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return corpus.BadInput("--out %s: %v", o.Out, err)
+	}
+	src, err := eval.OpenSplit(o.Dirs, o.Split, pols)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	tu, err := eval.Tune(ctx, src, pols, o.Metric, eval.Options{Seeds: o.Seeds, Resamples: 1, Workers: workers})
+	if err != nil {
+		return eval.NoTreesInput(err, o.Corpus, o.Split)
+	}
+	results, best := tu.Points, tu.Best
+	set[o.Policy] = results[best].Params
+	if err := WriteJSONFile(o.Out, set); err != nil {
+		return err
+	}
+	if o.JSON {
+		return WriteJSON(w, map[string]any{"policy": o.Policy, "split": o.Split, "metric": string(o.Metric), "trees": tu.Trees,
+			"tasks": tu.Tasks, "grid": results, "chosen": results[best].Params, "out": o.Out})
+	}
+	return WriteTuning(w, o.Policy, tu, o.Out)
 }

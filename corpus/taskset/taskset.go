@@ -1,0 +1,90 @@
+// Package taskset resolves the --tasks of every command that reads tasks:
+// a JSONL file, or a task set embedded in the binary by its name
+// ("bundled", "mbpp").
+//
+// Imports: corpus and its subpackages bundled and mbpp.
+package taskset
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"triage/corpus"
+	"triage/corpus/bundled"
+	"triage/corpus/mbpp"
+)
+
+// builtin are the task sets embedded in the binary, by the word
+// that names them in place of a file.
+var builtin = map[string]func() ([]corpus.Task, error){
+	bundled.Name: bundled.Tasks,
+	mbpp.Name:    mbpp.Tasks,
+}
+
+// Load loads tasks from a JSONL path, or an embedded set when spec
+// is "bundled" or "mbpp". Malformed lines are logged with file and line; unless
+// skipBadLines, a file with one is bad input (exit 2) naming the first.
+// A missing file, or a file with no valid task, is bad input too.
+func Load(spec string, skipBadLines bool) ([]corpus.Task, error) {
+	tasks, bad, err := LoadLines(spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bad {
+		slog.Warn("malformed task line", "file", b.File, "line", b.Line, "err", b.Err)
+	}
+	if len(bad) > 0 && !skipBadLines {
+		more := ""
+		if len(bad) > 1 {
+			more = fmt.Sprintf(" (and %d more malformed lines)", len(bad)-1)
+		}
+		return nil, corpus.BadInput("%v%s; fix the file or pass --skip-bad-lines", bad[0], more)
+	}
+	if len(tasks) == 0 && len(bad) == 0 {
+		return nil, corpus.BadInput("%s: no task", spec)
+	}
+	if len(tasks) == 0 {
+		return nil, corpus.BadInput("%s: no valid task (%d malformed lines)", spec, len(bad))
+	}
+	return tasks, nil
+}
+
+// SamePath reports whether paths a and b name one file: equal absolute
+// paths, or the same file on disk (links).
+func SamePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ba {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// LoadLines is Load without logging, for commands that report
+// malformed lines themselves.
+func LoadLines(spec string) ([]corpus.Task, []corpus.TaskLineError, error) {
+	if spec == "" {
+		return nil, nil, corpus.BadInput("--tasks is required: a JSONL file, %q or %q", bundled.Name, mbpp.Name)
+	}
+	if load, ok := builtin[spec]; ok {
+		tasks, err := load()
+		return tasks, nil, err
+	}
+	tasks, bad, err := corpus.LoadTasks(spec)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return nil, nil, &corpus.InputError{Err: err}
+	}
+	return tasks, bad, err
+}
+
+// Builtin reports whether spec names an embedded task set.
+func Builtin(spec string) bool {
+	_, ok := builtin[spec]
+	return ok
+}

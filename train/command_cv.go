@@ -1,0 +1,162 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"triage/corpus"
+	"triage/policy"
+	"triage/search/eval/report"
+)
+
+// CVConfig is one `triage cv` by task: the training setup, the folds, the
+// baselines' params and seeds, the budgets, the bootstrap, and whether to
+// score the ablations of each fold's model too.
+type CVConfig struct {
+	Setup
+	Folds            int
+	FoldSeed         uint64
+	Params           policy.ParamSet
+	Seeds, Resamples int
+	Budgets          []int
+	Ablations        bool
+	Progress         bool
+	Versions         map[string]string
+}
+
+// CVReport is what `triage cv` prints: the folds, the pooled report of
+// every policy, the paired comparison with each baseline, and the outcomes
+// behind them.
+type CVReport struct {
+	Report   *report.Report
+	Folds    []CVFold
+	Paired   []policy.Paired
+	Outcomes map[string][]policy.Outcome
+}
+
+// CVCommand opens c's setup and cross-validates by task (CrossValidate),
+// pooling the held-out outcomes of every fold per policy.
+func CVCommand(ctx context.Context, c CVConfig) (*CVReport, error) {
+	dirs, be, err := c.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer be.Finalize()
+	env := Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: BuildQwen3}
+	if c.Progress {
+		rep := NewReporter(true)
+		env.Progress = rep.Update
+		defer rep.Finish()
+	}
+	cvo := CVOptions{Folds: c.Folds, Seed: c.FoldSeed, Train: c.Options, Baselines: policy.Baselines, Params: c.Params,
+		Seeds: c.Seeds, Budgets: c.Budgets, Resamples: c.Resamples}
+	if c.Ablations {
+		cvo.Learned = map[string][]policy.LearnedOption{
+			"learned-p1":        {policy.ScoreByP1()},
+			"learned-per-depth": {policy.RankWithinDepth()},
+		}
+	}
+	res, err := CrossValidate(ctx, dirs, cvo, env)
+	if err != nil {
+		return nil, err
+	}
+	rep := &report.Report{Title: "triage cv", Corpus: strings.Join(dirs, ","),
+		Split: fmt.Sprintf("all, %d-fold cross-validation by task (each fold's model scored on its held-out tasks)", c.Folds),
+		Trees: res.Trees, Tasks: res.Tasks, Budgets: c.Budgets}
+	for _, name := range res.Order {
+		n := 1
+		if policy.Stochastic(name) && name != "learned" {
+			n = c.Seeds
+		}
+		rep.Policies = append(rep.Policies, report.PolicyResult{Name: name, Seeds: n, Params: c.Params[name], Summary: res.Summary[name]})
+	}
+	return &CVReport{Report: rep, Folds: res.Folds, Outcomes: res.Outcomes,
+		Paired: PairedWithBaselines(res.Order, res.Outcomes, c.Resamples, c.Options.Seed)}, nil
+}
+
+// WriteText writes the folds, the pooled table and the paired comparison.
+func (r *CVReport) WriteText(w io.Writer) error {
+	WriteFolds(w, r.Folds)
+	if err := report.WriteMarkdown(w, r.Report); err != nil {
+		return err
+	}
+	WritePaired(w, r.Paired)
+	return nil
+}
+
+// ParseDatasets reads the --corpus entries of `cv --lodo`: NAME=DIR starts
+// a dataset, a bare DIR adds a folder to the dataset before it (so
+// `--corpus a=x,y --corpus b=z` is two datasets).
+func ParseDatasets(entries []string) (names []string, dirs [][]string, err error) {
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		name, dir, named := strings.Cut(e, "=")
+		switch {
+		case named && (name == "" || dir == ""):
+			return nil, nil, corpus.BadInput("--corpus %q: want NAME=DIR", e)
+		case named:
+			if slices.Contains(names, name) {
+				return nil, nil, corpus.BadInput("--corpus: dataset %s given twice", name)
+			}
+			names, dirs = append(names, name), append(dirs, []string{dir})
+		case len(names) == 0:
+			return nil, nil, corpus.BadInput("--corpus %q: with --lodo the first folder needs a dataset name, NAME=DIR", e)
+		default:
+			dirs[len(dirs)-1] = append(dirs[len(dirs)-1], e)
+		}
+	}
+	if len(names) < 2 {
+		return nil, nil, corpus.BadInput("--lodo needs at least two datasets (--corpus NAME=DIR,... per dataset), got %d", len(names))
+	}
+	return names, dirs, nil
+}
+
+// LODOConfig is one `triage cv --lodo`: the datasets (Names, their folders
+// Groups; Setup.Corpus is ignored), the training setup, and
+// LODOOptions' settings (Train and Baselines are set here).
+type LODOConfig struct {
+	Setup
+	Names    []string
+	Groups   [][]string
+	LODO     LODOOptions
+	Versions map[string]string
+	Command  string
+}
+
+// LODOCommand checks the hybrid grid, opens the setup over every dataset's
+// folders and runs LeaveOneDatasetOut: one direction per ordered pair.
+func LODOCommand(ctx context.Context, c LODOConfig) ([]LODODirection, error) {
+	if _, err := policy.ParseGrid(c.LODO.HybridGrid); err != nil {
+		return nil, corpus.BadInput("--hybrid-grid: %v", err)
+	}
+	c.Corpus = slices.Concat(c.Groups...)
+	_, be, err := c.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer be.Finalize()
+	ds, err := FolderDatasets(c.Names, c.Groups)
+	if err != nil {
+		return nil, corpus.BadInput("%v", err)
+	}
+	for i := range ds {
+		if ds[i].Record, err = RecordSources(c.Groups[i]); err != nil {
+			return nil, err
+		}
+	}
+	env := Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: BuildQwen3, Command: c.Command}
+	lo := c.LODO
+	lo.Train, lo.Baselines = c.Options, policy.Baselines
+	dirs, err := LeaveOneDatasetOut(ctx, ds, lo, env)
+	if errors.Is(err, ErrNoValFix) {
+		return nil, corpus.BadInput("%v", err)
+	}
+	return dirs, err
+}
