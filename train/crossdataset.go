@@ -305,15 +305,17 @@ func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.
 	return d, nil
 }
 
+// lodoPolicies are the scored policies of a run, in the order the report
+// shows them.
+var lodoPolicies = []string{"learned", "hybrid", "ensemble", "ensemble-hybrid"}
+
 // summarize fills run's summaries and its paired comparisons against every
 // baseline of d (bootstrap seeded by seed).
 func (d *LODODirection) summarize(run *LODORun, seed uint64, o LODOOptions) error {
-	names := make([]string, 0, len(run.Outcomes))
-	for name := range run.Outcomes {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range lodoPolicies {
+		if _, ok := run.Outcomes[name]; !ok {
+			continue
+		}
 		outs := run.Outcomes[name]
 		var err error
 		if run.Summary[name], err = policy.Summarize(outs, o.Budgets, o.Resamples, 7); err != nil {
