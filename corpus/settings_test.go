@@ -61,6 +61,7 @@ func TestResumeRefusesChangedVerdictSettings(t *testing.T) {
 
 func TestTimeLimits(t *testing.T) {
 	d := DefaultTimeLimits()
+	d.HarnessFactor, d.HarnessFloor = 0, 0 // the whole count, as before the split
 	tests := []struct {
 		l    TimeLimits
 		ref  time.Duration
@@ -86,7 +87,7 @@ func TestTimeLimits(t *testing.T) {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
-	if d.Validate() != nil || DefaultWallTimeLimits().Validate() != nil {
+	if d.Validate() != nil || DefaultTimeLimits().Validate() != nil || DefaultWallTimeLimits().Validate() != nil {
 		t.Error("defaults invalid")
 	}
 }
