@@ -18,8 +18,9 @@ type RunOptions struct {
 	// Timeout is the wall-clock limit; zero means the executor's own. With
 	// CPU it is the backstop for programs that sleep or block.
 	Timeout time.Duration
-	// CPU, when > 0, limits the CPU time of the program's import and the
-	// tests (Execution.CPUMS); executors that cannot measure it run under
+	// CPU, when > 0, limits the CPU time of the run from the start of
+	// collection on: the program's import, collection, the tests and their
+	// reports (Execution.CPUMS); executors that cannot measure it run under
 	// Timeout alone.
 	CPU time.Duration
 	// Coverage asks for TestResult.Lines.
@@ -62,7 +63,7 @@ func usesCoverage(p Proposer) bool {
 
 // Clocks a TimeLimits can count.
 const (
-	// ClockCPU limits the CPU time of the program's import and the tests
+	// ClockCPU limits the CPU time of the run from the start of collection
 	// (Execution.CPUMS), with a wall-clock backstop for programs that sleep
 	// or block: verdicts do not depend on what else the machine runs.
 	ClockCPU = "cpu"

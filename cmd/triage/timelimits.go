@@ -47,7 +47,7 @@ wall time), as corpora built before CPU limits did.`
 // backstop flags too (corpus build), where the others take the defaults.
 func (f *timeLimitFlags) register(fl *pflag.FlagSet, adaptive bool) {
 	f.fl = fl
-	fl.StringVar(&f.clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the CPU time of the program's import and tests) or wall (wall-clock time of the run)")
+	fl.StringVar(&f.clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the run's CPU time from the start of collection: the program's import, collection, the tests and pytest's reports) or wall (wall-clock time of the run)")
 	fl.DurationVar(&f.fixed, "test-timeout", 0, "one fixed limit per test-suite run for every task, on --test-timeout-clock (0: adaptive, from each task's reference)")
 	if !adaptive {
 		return
