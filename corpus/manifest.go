@@ -99,12 +99,14 @@ func flatSettings(s BuildSettings) map[string]string {
 }
 
 // TaskRecord is what a build did with one task of a shard: its
-// reference's time, the time limit it got, and its trees, or why it was
-// left out.
+// reference's time (with split limits, its program's and the harness's
+// parts), the time limit it got, and its trees, or why it was left out.
 type TaskRecord struct {
 	Index       int     `json:"index"` // in the task list
 	TaskID      string  `json:"task_id"`
 	ReferenceMS float64 `json:"reference_ms"`
+	ProgramMS   float64 `json:"reference_program_ms,omitempty"`
+	HarnessMS   float64 `json:"reference_harness_ms,omitempty"`
 	LimitMS     float64 `json:"limit_ms"`
 	Trees       int     `json:"trees"`
 	Skipped     string  `json:"skipped,omitempty"`

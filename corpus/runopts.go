@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 )
 
@@ -17,12 +18,18 @@ type RunOptions struct {
 	// Timeout is the wall-clock limit; zero means the executor's own. With
 	// CPU it is the backstop for programs that sleep or block.
 	Timeout time.Duration
-	// CPU, when > 0, limits the CPU time of the program's import and the
-	// tests (Execution.CPUMS); executors that cannot measure it run under
+	// CPU, when > 0, limits the CPU time of the run from the start of
+	// collection on: the program's import, collection, the tests and their
+	// reports (Execution.CPUMS); executors that cannot measure it run under
 	// Timeout alone.
 	CPU time.Duration
 	// Coverage asks for TestResult.Lines.
 	Coverage bool
+	// SplitCPU asks for Execution.ProgramCPUMS, the program's share of
+	// CPUMS. Only for runs of a trusted reference: the split is measured
+	// inside the run, where a program could change it; limits are always
+	// enforced on the whole count.
+	SplitCPU bool
 }
 
 // OptionsExecutor is an Executor that also takes per-run options; the
@@ -56,7 +63,7 @@ func usesCoverage(p Proposer) bool {
 
 // Clocks a TimeLimits can count.
 const (
-	// ClockCPU limits the CPU time of the program's import and the tests
+	// ClockCPU limits the CPU time of the run from the start of collection
 	// (Execution.CPUMS), with a wall-clock backstop for programs that sleep
 	// or block: verdicts do not depend on what else the machine runs.
 	ClockCPU = "cpu"
@@ -66,16 +73,28 @@ const (
 )
 
 // TimeLimits derive a task's time limit from its reference solution's run
-// time, on Clock: max(Floor, Factor × reference), at most Cap, so that a
-// mutant stuck in a loop costs a fraction of a second rather than the cap.
-// Fixed, when set, is the limit of every task instead. An empty Clock is
-// ClockWall (manifests written before CPU limits have none).
+// time, on Clock, so that a mutant stuck in a loop costs a fraction of a
+// second rather than the cap. Fixed, when set, is the limit of every task
+// instead. An empty Clock is ClockWall (manifests written before CPU limits
+// have none).
+//
+// On the CPU clock with HarnessFactor > 0 the limit charges the program,
+// not the harness: max(Floor, Factor × the reference's program CPU (its
+// import and test bodies) + max(HarnessFloor, HarnessFactor × the rest of
+// its counted CPU, pytest's collection and reports)), at most Cap. Without
+// (HarnessFactor 0, and on the wall clock) it is max(Floor, Factor × the
+// reference's whole counted time), at most Cap, as corpora built before the
+// split were.
 type TimeLimits struct {
 	Clock  string        `json:"clock"`
 	Fixed  time.Duration `json:"fixed,omitempty"`
 	Floor  time.Duration `json:"floor"`
 	Factor float64       `json:"factor"`
 	Cap    time.Duration `json:"cap"`
+	// HarnessFactor and HarnessFloor give the harness's allowance (CPU
+	// clock only; HarnessFactor 0: no split).
+	HarnessFactor float64       `json:"harness_factor,omitempty"`
+	HarnessFloor  time.Duration `json:"harness_floor,omitempty"`
 	// WallFloor and WallFactor give a CPU-limited run its wall-clock
 	// backstop, max(WallFloor, WallFactor × limit) (zero: the defaults).
 	// Unused with ClockWall.
@@ -84,16 +103,21 @@ type TimeLimits struct {
 }
 
 // Defaults of TimeLimits on the CPU clock. The program's import and the
-// tests of a bundled task's reference take a few milliseconds of CPU (the
-// harness's own set-up of each run is not counted), so the floor rules: a
-// passing run would have to slow down about tenfold to time out, and a loop
-// costs a twentieth of a second of CPU.
+// test bodies of a bundled task's reference take a few milliseconds of CPU;
+// pytest's collection and reports of the same run take ten to thirty times
+// that (docs/results.md, "Sandbox: CPU-time limits and cost"). So the
+// program gets ten times its own CPU and the harness three times its own,
+// at least 100 ms: a run whose every test fails with a traceback costs up
+// to twice the reference's whole count (measured on bundled tasks), and a
+// loop costs about three of the reference's runs.
 const (
-	DefaultCPUFloor   = 50 * time.Millisecond
-	DefaultCPUFactor  = 10
-	DefaultCPUCap     = 10 * time.Second
-	DefaultWallFloor  = 2 * time.Second
-	DefaultWallFactor = 10
+	DefaultCPUFloor      = 50 * time.Millisecond
+	DefaultCPUFactor     = 10
+	DefaultCPUCap        = 10 * time.Second
+	DefaultHarnessFactor = 3
+	DefaultHarnessFloor  = 100 * time.Millisecond
+	DefaultWallFloor     = 2 * time.Second
+	DefaultWallFactor    = 10
 )
 
 // Defaults of TimeLimits on the wall clock (ClockWall). A suite of the
@@ -109,6 +133,7 @@ const (
 // DefaultTimeLimits returns the adaptive CPU-time limits users run by default.
 func DefaultTimeLimits() TimeLimits {
 	return TimeLimits{Clock: ClockCPU, Floor: DefaultCPUFloor, Factor: DefaultCPUFactor, Cap: DefaultCPUCap,
+		HarnessFactor: DefaultHarnessFactor, HarnessFloor: DefaultHarnessFloor,
 		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor}
 }
 
@@ -121,6 +146,10 @@ func DefaultWallTimeLimits() TimeLimits {
 // CPU reports whether the limits count CPU time.
 func (l TimeLimits) CPU() bool { return l.Clock == ClockCPU }
 
+// Split reports whether the limits charge the reference's program and
+// harness CPU apart (HarnessFactor > 0 on the CPU clock).
+func (l TimeLimits) Split() bool { return l.CPU() && l.HarnessFactor > 0 }
+
 // Validate checks the limits.
 func (l TimeLimits) Validate() error {
 	switch {
@@ -130,6 +159,14 @@ func (l TimeLimits) Validate() error {
 		return fmt.Errorf("time limits: wall-clock backstop floor %v < 0", l.WallFloor)
 	case (l.WallFactor != 0 && !(l.WallFactor >= 1)) || math.IsInf(l.WallFactor, 0):
 		return fmt.Errorf("time limits: wall-clock backstop factor %v must be ≥ 1", l.WallFactor)
+	case (l.HarnessFactor != 0 && !(l.HarnessFactor >= 1)) || math.IsInf(l.HarnessFactor, 0):
+		return fmt.Errorf("time limits: harness factor %v must be 0 (no split) or ≥ 1", l.HarnessFactor)
+	case l.HarnessFloor < 0:
+		return fmt.Errorf("time limits: harness floor %v < 0", l.HarnessFloor)
+	case (l.HarnessFactor != 0 || l.HarnessFloor != 0) && !l.CPU():
+		return fmt.Errorf("time limits: a harness factor or floor needs the %s clock", ClockCPU)
+	case l.HarnessFloor != 0 && l.HarnessFactor == 0:
+		return fmt.Errorf("time limits: harness floor %v without a harness factor", l.HarnessFloor)
 	case l.Fixed < 0:
 		return fmt.Errorf("time limits: fixed limit %v < 0", l.Fixed)
 	case l.Fixed > 0:
@@ -145,12 +182,14 @@ func (l TimeLimits) Validate() error {
 }
 
 // Measure are the run options under which a reference is timed: the cap
-// (or the fixed limit).
+// (or the fixed limit), with its CPU split when the limits use it.
 func (l TimeLimits) Measure() RunOptions {
 	if l.Fixed > 0 {
 		return l.Run(l.Fixed)
 	}
-	return l.Run(l.Cap)
+	o := l.Run(l.Cap)
+	o.SplitCPU = l.Split()
+	return o
 }
 
 // Run returns the run options of a run under limit on l's clock: a CPU
@@ -186,13 +225,59 @@ func (l TimeLimits) Reference(ex Execution) float64 {
 	return ex.DurationMS
 }
 
-// For returns the limit of a task whose reference ran in ref, rounded up to
-// a whole millisecond.
+// RefTime is what a reference's run counts toward its task's limit, in
+// milliseconds.
+type RefTime struct {
+	// MS is the run's time on the limits' clock (TimeLimits.Reference).
+	MS float64
+	// ProgramMS is the part of MS spent in the program's import and the
+	// test bodies, when the run measured it (Split limits); zero otherwise.
+	ProgramMS float64
+}
+
+// HarnessMS is the rest of MS: pytest's collection, set-up and reports.
+func (r RefTime) HarnessMS() float64 { return max(0, r.MS-r.ProgramMS) }
+
+// Sample is what ex, a run of a reference under Measure(), counts.
+func (l TimeLimits) Sample(ex Execution) RefTime {
+	r := RefTime{MS: l.Reference(ex)}
+	if l.Split() && ex.CPUMS > 0 {
+		r.ProgramMS = min(ex.ProgramCPUMS, r.MS)
+	}
+	return r
+}
+
+// MedianRef is the median of each part of samples (at least one).
+func MedianRef(samples []RefTime) RefTime {
+	total := make([]float64, len(samples))
+	prog := make([]float64, len(samples))
+	for i, s := range samples {
+		total[i], prog[i] = s.MS, s.ProgramMS
+	}
+	sort.Float64s(total)
+	sort.Float64s(prog)
+	return RefTime{MS: total[len(total)/2], ProgramMS: prog[len(prog)/2]}
+}
+
+// For returns the limit of a task whose reference ran in ref (its whole
+// counted time), rounded up to a whole millisecond.
 func (l TimeLimits) For(ref time.Duration) time.Duration {
+	return l.LimitOf(RefTime{MS: float64(ref) / float64(time.Millisecond)})
+}
+
+// LimitOf returns the limit of a task whose reference counted r, rounded
+// up to a whole millisecond. With Split limits it charges the program and
+// the harness apart (a reference whose executor did not split its CPU
+// counts as all harness).
+func (l TimeLimits) LimitOf(r RefTime) time.Duration {
 	if l.Fixed > 0 {
 		return l.Fixed
 	}
-	d := time.Duration(math.Ceil(float64(ref) * l.Factor))
+	ms := func(x float64) time.Duration { return time.Duration(math.Ceil(x * float64(time.Millisecond))) }
+	d := ms(r.MS * l.Factor)
+	if l.Split() {
+		d = ms(r.ProgramMS*l.Factor) + max(l.HarnessFloor, ms(r.HarnessMS()*l.HarnessFactor))
+	}
 	d = max(d, l.Floor)
 	d = min(d, l.Cap)
 	return (d + time.Millisecond - 1).Truncate(time.Millisecond)
@@ -207,6 +292,10 @@ type timeLimitsJSON struct {
 	Cap        string  `json:"cap"`
 	WallFloor  string  `json:"wall_floor,omitempty"`
 	WallFactor float64 `json:"wall_factor,omitempty"`
+	// Written only for split limits: a manifest without them (built before
+	// the split) reads as HarnessFactor 0, the whole count times Factor.
+	HarnessFactor float64 `json:"harness_factor,omitempty"`
+	HarnessFloor  string  `json:"harness_floor,omitempty"`
 }
 
 // MarshalJSON writes durations as text ("500ms") and the clock always
@@ -225,6 +314,9 @@ func (l TimeLimits) MarshalJSON() ([]byte, error) {
 			j.WallFactor = DefaultWallFactor
 		}
 	}
+	if l.Split() {
+		j.HarnessFactor, j.HarnessFloor = l.HarnessFactor, l.HarnessFloor.String()
+	}
 	return json.Marshal(j)
 }
 
@@ -241,7 +333,7 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 		}
 		return time.ParseDuration(s)
 	}
-	var err [4]error
+	var err [5]error
 	l.Clock = j.Clock
 	if l.Clock == "" {
 		l.Clock = ClockWall
@@ -250,7 +342,8 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	l.Floor, err[1] = parse(j.Floor)
 	l.Cap, err[2] = parse(j.Cap)
 	l.WallFloor, err[3] = parse(j.WallFloor)
-	l.Factor, l.WallFactor = j.Factor, j.WallFactor
+	l.HarnessFloor, err[4] = parse(j.HarnessFloor)
+	l.Factor, l.WallFactor, l.HarnessFactor = j.Factor, j.WallFactor, j.HarnessFactor
 	return errors.Join(err[:]...)
 }
 
@@ -261,6 +354,9 @@ type LimitFlags struct {
 	Fixed                 time.Duration
 	Floor, Cap, WallFloor time.Duration
 	Factor, WallFactor    float64
+	// HarnessFactor and HarnessFloor: pytest's allowance (CPU clock).
+	HarnessFactor float64
+	HarnessFloor  time.Duration
 	// Adaptive says the command has the adaptive flags (floor, factor,
 	// cap and the wall-clock backstop's); without them the defaults
 	// hold. Changed reports whether a flag was given.
@@ -296,12 +392,21 @@ func (f LimitFlags) Limits() (TimeLimits, error) {
 	if l.CPU() {
 		set("test-timeout-wall-floor", func() { l.WallFloor = f.WallFloor })
 		set("test-timeout-wall-factor", func() { l.WallFactor = f.WallFactor })
-	} else if f.Changed("test-timeout-wall-floor") || f.Changed("test-timeout-wall-factor") {
-		return l, BadInput("--test-timeout-wall-floor/-factor: only with --test-timeout-clock cpu")
+		set("test-timeout-harness-factor", func() { l.HarnessFactor = f.HarnessFactor })
+		set("test-timeout-harness-floor", func() { l.HarnessFloor = f.HarnessFloor })
+		if l.HarnessFactor == 0 && !f.Changed("test-timeout-harness-floor") {
+			l.HarnessFloor = 0 // no split: no allowance either
+		}
+	} else {
+		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor"} {
+			if f.Changed(name) {
+				return l, BadInput("--%s: only with --test-timeout-clock cpu", name)
+			}
+		}
 	}
 	l.Fixed = f.Fixed
 	if err := l.Validate(); err != nil {
-		return l, BadInput("--test-timeout-floor/-factor/-cap/-wall-floor/-wall-factor: %v", err)
+		return l, BadInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-wall-floor/-wall-factor: %v", err)
 	}
 	return l, nil
 }

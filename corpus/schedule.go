@@ -29,7 +29,7 @@ type taskState struct {
 
 func (ts *taskState) record(tasks []Task) TaskRecord {
 	return TaskRecord{Index: ts.index, TaskID: tasks[ts.index].ID, ReferenceMS: ts.check.ReferenceMS,
-		LimitMS: float64(ts.check.Limit) / float64(time.Millisecond), Trees: len(ts.trees), Skipped: ts.skip}
+		ProgramMS: ts.check.ProgramMS, HarnessMS: ts.check.HarnessMS, LimitMS: float64(ts.check.Limit) / float64(time.Millisecond), Trees: len(ts.trees), Skipped: ts.skip}
 }
 
 // buildEvent is what the build's goroutines tell the collector.
@@ -295,9 +295,9 @@ func taskRoots(ctx context.Context, task *Task, cfg BuildConfig, opts BuildOptio
 }
 
 // retime runs task's reference once more as its trees start and raises
-// the task's limit when the reference has become slower since the input
-// checks (the machine got busier): a build lasts long, and its checks all
-// ran at its start.
+// the task's limit when the reference's time now gives a higher one (it
+// has become slower since the input checks, the machine busier): a build
+// lasts long, and its checks all ran at its start.
 func retime(ctx context.Context, exec Executor, task *Task, o CheckOptions, c *TaskCheck) error {
 	if o.Limits.Fixed > 0 {
 		return nil
@@ -308,9 +308,8 @@ func retime(ctx context.Context, exec Executor, task *Task, o CheckOptions, c *T
 	if err != nil {
 		return fmt.Errorf("time reference: %w", err)
 	}
-	if ref := o.Limits.Reference(ex); ex.Solved() && ref > c.ReferenceMS {
-		c.ReferenceMS = ref
-		c.Limit = o.Limits.For(time.Duration(ref * float64(time.Millisecond)))
+	if ref := o.Limits.Sample(ex); ex.Solved() && o.Limits.LimitOf(ref) > c.Limit {
+		c.setReference(ref, o.Limits)
 	}
 	return nil
 }

@@ -61,6 +61,7 @@ func TestResumeRefusesChangedVerdictSettings(t *testing.T) {
 
 func TestTimeLimits(t *testing.T) {
 	d := DefaultTimeLimits()
+	d.HarnessFactor, d.HarnessFloor = 0, 0 // the whole count, as before the split
 	tests := []struct {
 		l    TimeLimits
 		ref  time.Duration
@@ -86,7 +87,7 @@ func TestTimeLimits(t *testing.T) {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
-	if d.Validate() != nil || DefaultWallTimeLimits().Validate() != nil {
+	if d.Validate() != nil || DefaultTimeLimits().Validate() != nil || DefaultWallTimeLimits().Validate() != nil {
 		t.Error("defaults invalid")
 	}
 }
@@ -128,5 +129,74 @@ func TestTimeLimitsClock(t *testing.T) {
 	}
 	if d := DiffSettings(BuildSettings{Limits: old}, BuildSettings{Limits: wall}); len(d) != 0 {
 		t.Errorf("old manifest against wall limits: %v", d)
+	}
+}
+
+// TestTimeLimitsSplit: split limits charge the reference's program CPU
+// Factor times and its harness CPU HarnessFactor times (at least
+// HarnessFloor), within Floor and Cap; only reference runs ask for the
+// split; the manifest keeps the harness settings, and limits read from a
+// manifest written before the split charge the whole count, a resume with
+// split limits naming the setting.
+func TestTimeLimitsSplit(t *testing.T) {
+	d := DefaultTimeLimits()
+	tests := []struct {
+		name string
+		l    TimeLimits
+		ref  RefTime
+		want time.Duration
+	}{
+		{"harness rules", d, RefTime{MS: 90, ProgramMS: 4}, 40*time.Millisecond + 258*time.Millisecond},
+		{"harness floor", d, RefTime{MS: 20, ProgramMS: 2}, 20*time.Millisecond + d.HarnessFloor},
+		{"program rules", d, RefTime{MS: 900, ProgramMS: 800}, 8*time.Second + 300*time.Millisecond},
+		{"cap", d, RefTime{MS: 2000, ProgramMS: 1500}, d.Cap},
+		{"floor", TimeLimits{Clock: ClockCPU, Floor: 500 * time.Millisecond, Factor: 10, Cap: 10 * time.Second, HarnessFactor: 2},
+			RefTime{MS: 50, ProgramMS: 1}, 500 * time.Millisecond},
+		{"rounded up to a millisecond", d, RefTime{MS: 100.0004, ProgramMS: 0.0001}, 301 * time.Millisecond},
+		{"no split measured: all harness", d, RefTime{MS: 90}, 270 * time.Millisecond},
+		{"whole count without a harness factor", TimeLimits{Clock: ClockCPU, Floor: d.Floor, Factor: 10, Cap: d.Cap},
+			RefTime{MS: 90, ProgramMS: 4}, 900 * time.Millisecond},
+		{"wall clock ignores the split", DefaultWallTimeLimits(), RefTime{MS: 90, ProgramMS: 4}, 900 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		if got := tc.l.LimitOf(tc.ref); got != tc.want {
+			t.Errorf("%s: LimitOf(%+v) = %v, want %v", tc.name, tc.ref, got, tc.want)
+		}
+	}
+	if !d.Measure().SplitCPU || d.Run(time.Second).SplitCPU || DefaultWallTimeLimits().Measure().SplitCPU {
+		t.Error("only the reference's runs under split limits ask for the split")
+	}
+	ex := Execution{DurationMS: 300, CPUMS: 90, ProgramCPUMS: 120}
+	if got := d.Sample(ex); got != (RefTime{MS: 90, ProgramMS: 90}) {
+		t.Errorf("Sample(%+v) = %+v: the program's part is capped at the count", ex, got)
+	}
+	if got := MedianRef([]RefTime{{100, 1}, {80, 9}, {90, 5}}); got != (RefTime{MS: 90, ProgramMS: 5}) {
+		t.Errorf("MedianRef = %+v", got)
+	}
+	for _, bad := range []TimeLimits{
+		{Clock: ClockCPU, Floor: 1, Factor: 2, Cap: 2, HarnessFactor: 0.5},
+		{Clock: ClockCPU, Floor: 1, Factor: 2, Cap: 2, HarnessFactor: 2, HarnessFloor: -1},
+		{Clock: ClockCPU, Floor: 1, Factor: 2, Cap: 2, HarnessFloor: 1},
+		{Clock: ClockWall, Floor: 1, Factor: 2, Cap: 2, HarnessFactor: 2},
+	} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	var back TimeLimits
+	b, _ := json.Marshal(d)
+	if err := json.Unmarshal(b, &back); err != nil || back != d {
+		t.Errorf("round trip of %s: %+v, %v", b, back, err)
+	}
+	var before TimeLimits // written by a build with CPU limits on the whole count
+	if err := json.Unmarshal([]byte(`{"clock":"cpu","floor":"50ms","factor":10,"cap":"10s","wall_floor":"2s","wall_factor":10}`), &before); err != nil {
+		t.Fatal(err)
+	}
+	if before.Split() || before.LimitOf(RefTime{MS: 90, ProgramMS: 4}) != 900*time.Millisecond {
+		t.Errorf("limits of a manifest written before the split: %+v", before)
+	}
+	diff := strings.Join(DiffSettings(BuildSettings{Limits: before}, BuildSettings{Limits: d}), "; ")
+	if !strings.Contains(diff, "time_limits.harness_factor: manifest (unset), now 3") {
+		t.Errorf("diff %q does not name time_limits.harness_factor", diff)
 	}
 }

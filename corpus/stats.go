@@ -62,7 +62,11 @@ type LimitSummary struct {
 	Tasks       int        `json:"tasks"`
 	Settings    TimeLimits `json:"settings"`
 	ReferenceMS [3]float64 `json:"reference_ms_min_median_max"`
-	LimitMS     [3]float64 `json:"limit_ms_min_median_max"`
+	// ProgramMS and HarnessMS are the parts of the references' CPU the
+	// limits charged apart (split limits only, TimeLimits.Split).
+	ProgramMS *[3]float64 `json:"reference_program_ms_min_median_max,omitempty"`
+	HarnessMS *[3]float64 `json:"reference_harness_ms_min_median_max,omitempty"`
+	LimitMS   [3]float64  `json:"limit_ms_min_median_max"`
 }
 
 // ComputeStats scans the corpus folders (their union, each tree once),
@@ -190,7 +194,7 @@ func nodeTextBytes(t *Tree, n *Node) int64 {
 // time breakdowns, skipped tasks and time limits.
 func (s *Stats) addManifests(dirs []string) error {
 	seen := map[string]bool{}
-	var refs, limits []float64
+	var refs, progs, harns, limits []float64
 	for _, d := range dirs {
 		files, err := filepath.Glob(filepath.Join(d, "manifest*.json"))
 		if err != nil {
@@ -227,6 +231,8 @@ func (s *Stats) addManifests(dirs []string) error {
 					}
 					s.Limits.Tasks++
 					refs = append(refs, t.ReferenceMS)
+					progs = append(progs, t.ProgramMS)
+					harns = append(harns, t.HarnessMS)
 					limits = append(limits, t.LimitMS)
 				}
 			}
@@ -235,6 +241,10 @@ func (s *Stats) addManifests(dirs []string) error {
 	if s.Limits != nil {
 		s.Limits.ReferenceMS = minMedianMax(refs)
 		s.Limits.LimitMS = minMedianMax(limits)
+		if s.Limits.Settings.Split() {
+			p, h := minMedianMax(progs), minMedianMax(harns)
+			s.Limits.ProgramMS, s.Limits.HarnessMS = &p, &h
+		}
 	}
 	return nil
 }

@@ -45,6 +45,11 @@ func (s *Stats) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "time limits\t%d tasks, on %s: limit %.0f / %.0f / %.0f ms (min / median / max), reference %.1f / %.1f / %.1f ms\n",
 			l.Tasks, clock, l.LimitMS[0], l.LimitMS[1], l.LimitMS[2], l.ReferenceMS[0], l.ReferenceMS[1], l.ReferenceMS[2])
+		if l.ProgramMS != nil && l.HarnessMS != nil {
+			p, h := *l.ProgramMS, *l.HarnessMS
+			fmt.Fprintf(tw, "\treference's import and test bodies %.1f / %.1f / %.1f ms, pytest's part %.1f / %.1f / %.1f ms\n",
+				p[0], p[1], p[2], h[0], h[1], h[2])
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err

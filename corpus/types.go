@@ -46,10 +46,15 @@ type Execution struct {
 	// compared values, tracebacks), truncated by the executor.
 	Feedback   string  `json:"feedback"`
 	DurationMS float64 `json:"duration_ms"`
-	// CPUMS is the CPU time the run spent in the program's import and the
-	// tests (what a CPU limit counts), when the executor measures it; zero
-	// otherwise. Not stored in the corpus's rows.
+	// CPUMS is the CPU time the run spent from the start of collection on
+	// (the program's import, collection, the tests and their reports: what
+	// a CPU limit counts), when the executor measures it; zero otherwise.
+	// Not stored in the corpus's rows.
 	CPUMS float64 `json:"cpu_ms,omitempty"`
+	// ProgramCPUMS is the part of CPUMS spent in the program's import and
+	// the test bodies, when the run was asked for it (RunOptions.SplitCPU)
+	// and the executor measures it; zero otherwise. Not stored in the rows.
+	ProgramCPUMS float64 `json:"program_cpu_ms,omitempty"`
 }
 
 // Solved reports whether every test passed.

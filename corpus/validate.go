@@ -3,7 +3,6 @@ package corpus
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -18,8 +17,13 @@ type TaskCheck struct {
 	// a fresh worker does not set it), on the clock of the limits (CPU or
 	// wall time, TimeLimits.Reference); Limit the time limit that
 	// TimeLimits give the task from it.
-	ReferenceMS float64       `json:"reference_ms"`
-	Limit       time.Duration `json:"limit"`
+	ReferenceMS float64 `json:"reference_ms"`
+	// ProgramMS is the median of the part of the reference's CPU spent in
+	// its import and test bodies, HarnessMS of the rest (split limits only,
+	// TimeLimits.Split; zero otherwise).
+	ProgramMS float64       `json:"reference_program_ms,omitempty"`
+	HarnessMS float64       `json:"reference_harness_ms,omitempty"`
+	Limit     time.Duration `json:"limit"`
 	// Tests is the number of tests the reference's run collected.
 	Tests int `json:"tests"`
 	// Problems say why the task cannot enter a corpus; none when it can.
@@ -59,7 +63,7 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 	runs := max(o.ReferenceRuns, 1)
 	measure := o.Limits.Measure()
 	measure.Coverage = o.Coverage
-	var times []float64
+	var times []RefTime
 	for i := 0; i < runs; i++ {
 		ex, err := RunWith(ctx, exec, task.Solution, task.Test, measure)
 		if err != nil {
@@ -67,7 +71,7 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 		}
 		c.Runs++
 		c.Statuses[ex.Status]++
-		times = append(times, o.Limits.Reference(ex))
+		times = append(times, o.Limits.Sample(ex))
 		if i > 0 {
 			continue
 		}
@@ -82,11 +86,7 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 			break // no timing of a reference that does not pass
 		}
 	}
-	sort.Float64s(times)
-	c.ReferenceMS = times[len(times)/2]
-	if o.Limits != (TimeLimits{}) {
-		c.Limit = o.Limits.For(time.Duration(c.ReferenceMS * float64(time.Millisecond)))
-	}
+	c.setReference(MedianRef(times), o.Limits)
 	for r, root := range task.Roots {
 		ex, err := RunWith(ctx, exec, root, task.Test, o.Limits.Run(c.Limit))
 		if err != nil {
@@ -102,6 +102,19 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 		}
 	}
 	return c, nil
+}
+
+// setReference records the reference's time r and the limit l gives it
+// (none for zero limits).
+func (c *TaskCheck) setReference(r RefTime, l TimeLimits) {
+	c.ReferenceMS, c.ProgramMS = r.MS, r.ProgramMS
+	c.HarnessMS = 0
+	if l.Split() {
+		c.HarnessMS = r.HarnessMS()
+	}
+	if l != (TimeLimits{}) {
+		c.Limit = l.LimitOf(r)
+	}
 }
 
 // CheckTasks checks every task with at most workers checks at once and

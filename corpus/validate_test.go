@@ -47,6 +47,20 @@ func TestBuildCorpusInputChecks(t *testing.T) {
 	if man.Trees != 8 {
 		t.Errorf("%d trees, want 8 (4 valid tasks × 2 roots)", man.Trees)
 	}
+	// The stats report the parts the split limits charged (this executor
+	// does not split its count: all of it is the harness's).
+	st, err := ComputeStats(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	if err := st.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if l := st.Limits; l == nil || l.ProgramMS == nil || l.HarnessMS == nil || l.HarnessMS[1] != l.ReferenceMS[1] ||
+		!strings.Contains(text.String(), "pytest's part") {
+		t.Errorf("stats of the limits: %+v\n%s", st.Limits, text.String())
+	}
 
 	strict := t.TempDir()
 	o := buildOpts(strict, &fakeProposer{}, &fakeExecutor{})

@@ -49,15 +49,15 @@ fails at least one test. A task that fails them is left out and listed
 with its reason (in the summary and the manifest); --strict refuses the
 task file instead (exit 2).
 
-Time limits are per task: max(--test-timeout-floor, --test-timeout-factor
-× the median of the reference's timed runs, raised when the reference
-runs slower as its trees start), at most --test-timeout-cap, so a mutant
-stuck in a loop costs a fraction of a second. --test-timeout gives every
+Time limits are per task, from the median of the reference's timed runs
+(raised when the reference runs slower as its trees start; see below), so
+a mutant stuck in a loop costs a fraction of a second. --test-timeout gives every
 task one fixed limit instead. The limits, each task's limit, and every
 setting that changes verdicts are in the manifest; --resume with another
 value of any of them is refused (exit 2) with the setting named (a corpus
-built with wall-clock limits: time_limits.clock; resume it with
---test-timeout-clock wall).
+built with wall-clock limits: time_limits.clock, resume it with
+--test-timeout-clock wall; one built with CPU limits on the whole count:
+time_limits.harness_factor, resume it with --test-timeout-harness-factor 0).
 
 ` + timeLimitsHelp + `
 

@@ -65,6 +65,8 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 		{"--test-timeout-cap", "20s", "time_limits.cap"},
 		{"--test-timeout", "2s", "time_limits.fixed"},
 		{"--test-timeout-wall-factor", "5", "time_limits.wall_factor"},
+		{"--test-timeout-harness-factor", "2", "time_limits.harness_factor"},
+		{"--test-timeout-harness-floor", "50ms", "time_limits.harness_floor"},
 		{"--test-timeout-clock", "wall", "time_limits.clock"},
 		{"--reference-runs", "1", "reference_runs"},
 	} {
@@ -93,6 +95,23 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 	}
 	if got := runCLI(t, append(oldArgs, "--resume", "--test-timeout-clock", "wall")...); got != exitOK {
 		t.Errorf("resume of a wall-clock corpus with --test-timeout-clock wall: exit %d", got)
+	}
+	// A corpus built with CPU limits on the whole count (its manifest has
+	// no harness factor, as before the split) resumes only with
+	// --test-timeout-harness-factor 0.
+	whole := filepath.Join(dir, "whole")
+	wholeArgs := []string{"corpus", "build", "--tasks", tasks, "--k", "2", "--depth", "1", "--roots", "1", "--out", whole, "--workers", "1", "--no-progress"}
+	if got := runCLI(t, append(wholeArgs, "--test-timeout-harness-factor", "0")...); got != exitOK {
+		t.Fatalf("build with --test-timeout-harness-factor 0: exit %d", got)
+	}
+	if data, err := os.ReadFile(filepath.Join(whole, "manifest.json")); err != nil || strings.Contains(string(data), "harness") {
+		t.Fatalf("manifest of a build without the split names a harness setting: %v\n%s", err, data)
+	}
+	if code, err := runCLIErr(t, append(wholeArgs, "--resume")...); code != exitUsage || err == nil || !strings.Contains(err.Error(), "time_limits.harness_factor: manifest (unset), now 3") {
+		t.Errorf("resume of a whole-count corpus with split limits: exit %d, %v; want %d naming time_limits.harness_factor", code, err, exitUsage)
+	}
+	if got := runCLI(t, append(wholeArgs, "--resume", "--test-timeout-harness-factor", "0")...); got != exitOK {
+		t.Errorf("resume of a whole-count corpus with --test-timeout-harness-factor 0: exit %d", got)
 	}
 	// --strict refuses a task file with a task that fails the input checks.
 	badRef := strings.Replace(task, `"task_id":"sq"`, `"task_id":"sq2"`, 1)

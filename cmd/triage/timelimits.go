@@ -13,27 +13,38 @@ import (
 type timeLimitFlags struct{ corpus.LimitFlags }
 
 // timeLimitsHelp explains the limits in a command's long help.
-const timeLimitsHelp = `Time limits are on CPU time by default (--test-timeout-clock cpu): the
-CPU time of the program's import and the tests (every thread of the run, and
-the processes it waited for), counted and enforced by the sandbox worker from
-outside the program, so a verdict does not depend on what else the machine
-runs. A run that sleeps or blocks ends at a wall-clock backstop,
-max(--test-timeout-wall-floor, --test-timeout-wall-factor × its limit).
---test-timeout-clock wall limits the run's wall-clock time instead, as
-corpora built before CPU limits did.`
+const timeLimitsHelp = `Time limits are on CPU time by default (--test-timeout-clock cpu). A run is
+charged the CPU time of its process (every thread, and the processes it
+waited for) from the moment pytest starts to collect the test file: the
+program's import, collection, the tests, and pytest's reports of them, not
+the sandbox's own set-up of the run. The sandbox worker counts and enforces
+it from outside the program, so a verdict does not depend on what else the
+machine runs. A task's adaptive limit charges the program apart from
+pytest: --test-timeout-factor × the CPU of the reference's import and test
+bodies, plus max(--test-timeout-harness-floor, --test-timeout-harness-factor
+× the rest of the reference's count), within --test-timeout-floor and
+--test-timeout-cap (the split is measured on the reference's runs only;
+--test-timeout-harness-factor 0 charges the factor on the whole count, as
+corpora built before the split did). A run that sleeps or blocks ends at a
+wall-clock backstop, max(--test-timeout-wall-floor,
+--test-timeout-wall-factor × its limit). --test-timeout-clock wall limits
+the run's wall-clock time instead (--test-timeout-factor × the reference's
+wall time), as corpora built before CPU limits did.`
 
 // register adds the flags to fl; adaptive adds the floor, factor, cap and
 // backstop flags too (corpus build), where the others take the defaults.
 func (f *timeLimitFlags) register(fl *pflag.FlagSet, adaptive bool) {
 	f.Adaptive, f.Changed = adaptive, fl.Changed
-	fl.StringVar(&f.Clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the CPU time of the program's import and tests) or wall (wall-clock time of the run)")
+	fl.StringVar(&f.Clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the run's CPU time from the start of collection: the program's import, collection, the tests and pytest's reports) or wall (wall-clock time of the run)")
 	fl.DurationVar(&f.Fixed, "test-timeout", 0, "one fixed limit per test-suite run for every task, on --test-timeout-clock (0: adaptive, from each task's reference)")
 	if !adaptive {
 		return
 	}
 	fl.DurationVar(&f.Floor, "test-timeout-floor", corpus.DefaultCPUFloor, fmt.Sprintf("adaptive limit: the least limit of a task (with --test-timeout-clock wall the default is %v)", corpus.DefaultTimeoutFloor))
-	fl.Float64Var(&f.Factor, "test-timeout-factor", corpus.DefaultCPUFactor, "adaptive limit: this many times the reference's median run")
+	fl.Float64Var(&f.Factor, "test-timeout-factor", corpus.DefaultCPUFactor, "adaptive limit: this many times the CPU of the reference's import and test bodies (median run; the whole count with --test-timeout-harness-factor 0, the wall time with --test-timeout-clock wall)")
 	fl.DurationVar(&f.Cap, "test-timeout-cap", corpus.DefaultCPUCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
+	fl.Float64Var(&f.HarnessFactor, "test-timeout-harness-factor", corpus.DefaultHarnessFactor, "CPU limits: pytest's allowance is this many times the reference's CPU outside its import and test bodies (collection, reports); 0: no split, --test-timeout-factor × the whole count")
+	fl.DurationVar(&f.HarnessFloor, "test-timeout-harness-floor", corpus.DefaultHarnessFloor, "CPU limits: the least allowance for pytest's collection and reports of a run")
 	fl.DurationVar(&f.WallFloor, "test-timeout-wall-floor", corpus.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
 	fl.Float64Var(&f.WallFactor, "test-timeout-wall-factor", corpus.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
 }

@@ -135,3 +135,66 @@ func TestCPULimit(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitLimits: under the default limits, which charge the program's
+// import and test bodies apart from pytest's own work, the split is
+// measured on the reference's runs (program and harness parts both
+// counted); the reference of each task passes under its own limit run
+// after run, and a loop in a test body or at import is stopped at the
+// limit, counted on the whole run from outside.
+func TestSplitLimits(t *testing.T) {
+	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
+		t.Skip("no python")
+	}
+	p, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	limits := corpus.DefaultTimeLimits()
+	// A reference whose tests do measurable work of their own, so that the
+	// program's part of its count is well above the clock's tick.
+	busy := corpus.Task{ID: "busy",
+		Solution: "def total(n):\n    return sum(i * i for i in range(n))\n",
+		Test:     "from solution import total\n\ndef test_big():\n    assert total(300000) == sum(i * i for i in range(300000))\n"}
+	spin := "while True:\n    pass\n"
+	for _, task := range []corpus.Task{popcount, busy} {
+		check, err := corpus.CheckTask(ctx, p, &task, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !check.Valid() || check.HarnessMS <= 0 || check.ProgramMS+check.HarnessMS > check.ReferenceMS+1e-9 {
+			t.Fatalf("%s: check %+v: want a valid task with the reference's program and harness parts", task.ID, check)
+		}
+		if want := limits.LimitOf(corpus.RefTime{MS: check.ReferenceMS, ProgramMS: check.ProgramMS}); check.Limit != want {
+			t.Errorf("%s: limit %v, want %v from the split", task.ID, check.Limit, want)
+		}
+		if task.ID == "busy" && check.ProgramMS <= 0 {
+			t.Errorf("busy: the program's part %v ms, want > 0", check.ProgramMS)
+		}
+		ro := limits.Run(check.Limit)
+		for i := 0; i < 5; i++ {
+			ex, err := p.RunWith(ctx, task.Solution, task.Test, ro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ex.Solved() || ex.ProgramCPUMS != 0 {
+				t.Fatalf("%s: reference run %d under its own limit %v: %s, cpu %.1f ms, program %.1f ms (a candidate's run is not split)\n%s",
+					task.ID, i, check.Limit, ex.Status, ex.CPUMS, ex.ProgramCPUMS, ex.Feedback)
+			}
+		}
+		name := strings.SplitN(strings.TrimPrefix(task.Solution, "def "), "(", 2)[0]
+		loopBody := task.Solution + "\n\ndef " + name + "(*a):\n    while True:\n        pass\n"
+		for _, prog := range []struct{ where, program string }{{"test body", loopBody}, {"import", spin + task.Solution}} {
+			ex, err := p.RunWith(ctx, prog.program, task.Test, ro)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ex.Status != corpus.StatusTimeout || !strings.Contains(ex.Feedback, "of CPU time") || ex.CPUMS < float64(check.Limit.Milliseconds()) {
+				t.Errorf("%s: loop in the %s: %s after %.1f ms of CPU, want a CPU timeout at %v\n%s", task.ID, prog.where, ex.Status, ex.CPUMS, check.Limit, firstLine(ex.Feedback))
+			}
+		}
+		t.Logf("%s: reference %.1f ms (program %.1f, harness %.1f), limit %v", task.ID, check.ReferenceMS, check.ProgramMS, check.HarnessMS, check.Limit)
+	}
+}

@@ -283,7 +283,8 @@ func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution
 }
 
 // RunWith is Run with this run's time limits (zero: the pool's) and
-// coverage choice in place of the pool's; it implements
+// coverage choice in place of the pool's, and with the program's share of
+// the counted CPU (Execution.ProgramCPUMS) when ro.SplitCPU asks; it implements
 // corpus.OptionsExecutor, so a corpus build gives each task its own limit
 // and collects coverage only where a proposer reads it.
 func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.RunOptions) (corpus.Execution, error) {
@@ -295,6 +296,7 @@ func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.Run
 		o.CPULimit = ro.CPU
 	}
 	o.Coverage = ro.Coverage
+	o.phases = o.phases || ro.SplitCPU
 	return p.run(ctx, program, tests, o)
 }
 

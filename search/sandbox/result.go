@@ -110,6 +110,11 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 	}
 	status, head := runStatus(resp, o, &r, names)
 	ex := corpus.Execution{Status: status, DurationMS: resp.WallMS, CPUMS: resp.CPUMS}
+	if o.phases && r.done != nil {
+		// The child's own phase marks: trusted only for references
+		// (RunOptions.SplitCPU), never used to enforce a limit.
+		ex.ProgramCPUMS = r.done.Phases["import"] + r.done.Phases["tests"]
+	}
 	ex.Tests = testResults(names, r.byName, status, o.Coverage)
 	passed := 0
 	for _, tr := range ex.Tests {
@@ -130,7 +135,7 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 // limitText says which limit a run that timed out went over.
 func limitText(resp wireResponse, o Options) string {
 	if resp.TimeoutKind == "cpu" || (resp.TimeoutKind == "" && o.CPULimit > 0 && resp.CPUMS >= float64(o.CPULimit)/1e6) {
-		return fmt.Sprintf("the program's import and tests used more than %v of CPU time", o.CPULimit)
+		return fmt.Sprintf("the run used more than %v of CPU time (the program's import and tests, with pytest's collection and reports)", o.CPULimit)
 	}
 	if o.CPULimit > 0 {
 		return fmt.Sprintf("the tests did not finish within the wall-clock backstop of %v (used %.0f ms of the %v CPU limit: sleeping or blocked)", o.Timeout, resp.CPUMS, o.CPULimit)

@@ -146,6 +146,7 @@ class Collector:
         if self.cpu is not None:
             self.cpu["collected"] = time.process_time_ns()
         self.emit({"t": "collected", "names": [it.nodeid for it in session.items]})
+        map_source_files()
 
     def pytest_runtest_logreport(self, report):
         st = self.phases.setdefault(report.nodeid, {"dur": 0.0, "failed": False, "call": None, "msg": "", "text": []})
@@ -168,6 +169,27 @@ class Collector:
             if self.lines is not None:
                 ev["lines"] = sorted(self.lines)
             self.emit(ev)
+
+
+def map_source_files():
+    """Record in inspect's cache which modules test_solution.py and
+    solution.py are, exactly as its scan of sys.modules would on the first
+    traceback of a failing test. That scan touches every module object of
+    the worker, copying its pages into the child: about a tenth of a run's
+    CPU on the bench mix. A module that does not go by its own name is left
+    to the scan."""
+    import inspect
+
+    for name in ("test_solution", "solution"):
+        mod = sys.modules.get(name)
+        if not inspect.ismodule(mod) or getattr(mod, "__name__", None) != name or not isinstance(getattr(mod, "__file__", None), str):
+            continue
+        try:
+            f = inspect.getabsfile(mod)
+            inspect.modulesbyfile[f] = inspect.modulesbyfile[os.path.realpath(f)] = name
+            inspect._filesbymodname[name] = mod.__file__
+        except (TypeError, ValueError, OSError):
+            pass
 
 
 def make_emitter(wfd, key):
