@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"triage/corpus"
 	"triage/search/sandbox"
 )
 
@@ -41,7 +42,7 @@ proposals. Progress goes to stderr.`,
 			if timeout <= 0 {
 				return badInput("--test-timeout %v: want a positive limit", timeout)
 			}
-			nw, err := resolveWorkers(workers)
+			nw, err := corpus.Workers(workers)
 			if err != nil {
 				return err
 			}
@@ -61,7 +62,7 @@ proposals. Progress goes to stderr.`,
 	}
 	addSandboxLimitsFlag(c, &limits)
 	c.Flags().IntVar(&runs, "runs", 220, "runs on each side (≥ 1)")
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+workersZero)
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+corpus.WorkersZero)
 	c.Flags().DurationVar(&timeout, "test-timeout", sandbox.DefaultOptions().Timeout, "wall-clock limit of one test-suite run (> 0)")
 	deprecatedAlias(c, "timeout", "test-timeout")
 	c.Flags().BoolVar(&coverage, "coverage", false, "run the executor with per-test line coverage")

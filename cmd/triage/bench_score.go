@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"triage/corpus"
 	"triage/model"
 )
 
@@ -38,7 +39,7 @@ eager, 322 compiled.`,
 			if err != nil {
 				return err
 			}
-			modeList, err := parseList("--modes", modes, "packed", "unpacked")
+			modeList, err := corpus.ParseList("--modes", modes, "packed", "unpacked")
 			if err != nil {
 				return err
 			}

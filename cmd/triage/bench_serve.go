@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"triage/corpus"
 	"triage/search/serve"
 )
 
@@ -42,7 +43,7 @@ It fails (exit 1) when any request failed.`,
 			var modeList []string
 			if url == "" {
 				var err error
-				if modeList, err = parseList("--modes", modes, "batch", "nobatch"); err != nil {
+				if modeList, err = corpus.ParseList("--modes", modes, "batch", "nobatch"); err != nil {
 					return err
 				}
 			}

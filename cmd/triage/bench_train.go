@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"triage/corpus"
 	"triage/model"
 	"triage/train"
 )
@@ -38,7 +39,7 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 			if err != nil {
 				return err
 			}
-			bs, err := parseInts("batch", batches)
+			bs, err := corpus.ParseInts("batch", batches)
 			if err != nil {
 				return err
 			}

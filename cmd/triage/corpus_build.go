@@ -92,7 +92,7 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.IntVar(&f.Roots, "roots", 5, "roots (trees) per task")
 	fl.StringSliceVar(&f.splits, "split", []string{"all"}, "build the tasks of these splits: all, or a comma list of train, val, test")
 	fl.StringVar(&f.Out, "out", "", "output folder")
-	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
+	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+corpus.WorkersZero)
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i); auto or auto/n: i from a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID), n from JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT")
 	fl.BoolVar(&f.Resume, "resume", false, "skip shards that are already complete")
@@ -117,7 +117,7 @@ func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpu
 	if f.Config.K < 1 || f.Config.D < 1 || f.Roots < 1 || f.TasksPerShard < 1 || f.ReferenceRuns < 1 {
 		return limits, shard, badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
 	}
-	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
+	if f.Workers, err = corpus.Workers(f.Workers); err != nil {
 		return limits, shard, err
 	}
 	if f.proposer != "mutate" && f.proposer != "openai" {

@@ -4,12 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
-
-	"triage/corpus"
 )
 
 // corpusFolderArgs is the argument check of commands that read corpus
@@ -19,16 +15,6 @@ func corpusFolderArgs(c *cobra.Command, args []string) error {
 		return badInput("%s needs at least one corpus folder", c.CommandPath())
 	}
 	return nil
-}
-
-// checkSplit returns bad input unless split is one of the corpus splits or
-// one of extra (e.g. "all").
-func checkSplit(flag, split string, extra ...string) error {
-	want := append([]string{corpus.SplitTrain, corpus.SplitVal, corpus.SplitTest}, extra...)
-	if slices.Contains(want, split) {
-		return nil
-	}
-	return badInput("%s %q: want %s", flag, split, strings.Join(want, ", "))
 }
 
 // removeOnFailure returns a function that removes the output folder out

@@ -36,7 +36,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 				return badInput("--shards must be ≥ 0 and --rows-per-group ≥ 1")
 			}
 			if opts.Split != "" {
-				if err := checkSplit("--split", opts.Split); err != nil {
+				if err := corpus.CheckSplit("--split", opts.Split); err != nil {
 					return err
 				}
 			}

@@ -51,7 +51,7 @@ spread over seeds and the paired comparison against every baseline.`,
 			if seeds < 1 || resamples < 1 {
 				return badInput("--seeds and --bootstrap must be ≥ 1")
 			}
-			bs, err := parseBudgets("budgets", budgets)
+			bs, err := eval.ParseBudgets("budgets", budgets)
 			if err != nil {
 				return err
 			}
@@ -85,7 +85,7 @@ spread over seeds and the paired comparison against every baseline.`,
 	fl.IntVar(&folds, "folds", 5, "number of folds of tasks")
 	fl.Uint64Var(&foldSeed, "fold-seed", 1, "seed of the assignment of tasks to folds")
 	fl.StringVar(&params, "params", "", "baseline hyperparameters (JSON from 'triage tune')")
-	fl.StringVar(&budgets, "budgets", "4,8,16,36", budgetsUsage)
+	fl.StringVar(&budgets, "budgets", "4,8,16,36", eval.BudgetsUsage)
 	fl.IntVar(&seeds, "seeds", 10, "seeds per stochastic baseline")
 	fl.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples of tasks")
 	fl.StringVar(&jsonFile, "json-file", "", "also write the JSON result to this file")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval/report"
 	"triage/train"
@@ -38,7 +39,7 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 	}
 	var tseeds []uint64
 	if l.trainSeeds != "" {
-		is, err := parseInts("train-seeds", l.trainSeeds)
+		is, err := corpus.ParseInts("train-seeds", l.trainSeeds)
 		if err != nil {
 			return err
 		}

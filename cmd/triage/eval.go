@@ -74,8 +74,8 @@ the validation split).`,
 	fl.BoolVar(&f.perDepth, "rank-within-depth", false, "ablation: the learned policy ranks edges only within one depth, shallowest depth first")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
-	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", budgetsUsage)
-	fl.IntVar(&f.budget, "budget", 0, fmt.Sprintf("cap on expansions per replay, at most %d (0: until the first fix, needed for E[T])", maxBudget))
+	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", eval.BudgetsUsage)
+	fl.IntVar(&f.budget, "budget", 0, fmt.Sprintf("cap on expansions per replay, at most %d (0: until the first fix, needed for E[T])", eval.MaxBudget))
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU, or 32 with the learned policy)")
@@ -92,30 +92,30 @@ func evalCorpusDirs(dirs, split string) ([]string, error) {
 	if dirs == "" {
 		return nil, badInput("--corpus is required")
 	}
-	if err := checkSplit("--split", split); err != nil {
+	if err := corpus.CheckSplit("--split", split); err != nil {
 		return nil, err
 	}
-	list := splitList(dirs)
+	list := corpus.SplitList(dirs)
 	return list, corpus.CheckDirs("--corpus", list)
 }
 
 func runEval(cmd *cobra.Command, f *evalFlags) error {
 	ctx := cmd.Context()
-	budgets, err := parseBudgets("budgets", f.budgets)
+	budgets, err := eval.ParseBudgets("budgets", f.budgets)
 	if err != nil {
 		return err
 	}
 	if f.seeds < 1 || f.resamples < 1 {
 		return badInput("--seeds and --bootstrap must be >= 1")
 	}
-	if f.budget < 0 || f.budget > maxBudget {
-		return badInput("--budget %d: want 0 (no cap) up to %d", f.budget, maxBudget)
+	if f.budget < 0 || f.budget > eval.MaxBudget {
+		return badInput("--budget %d: want 0 (no cap) up to %d", f.budget, eval.MaxBudget)
 	}
-	workers, err := resolveWorkers(f.workers)
+	workers, err := corpus.Workers(f.workers)
 	if err != nil {
 		return err
 	}
-	names := splitList(f.policies)
+	names := corpus.SplitList(f.policies)
 	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
 		// The default list includes learned and hybrid: a build without an
 		// embedded checkpoint evaluates the baselines and says why they are absent.

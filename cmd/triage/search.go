@@ -6,7 +6,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"triage/corpus"
 	"triage/corpus/taskset"
+	"triage/search/eval"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
@@ -97,7 +99,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, hybrid, "+strings.Join(policy.Baselines, ", "))
 	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.ParamsFile, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
-	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
+	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", eval.MaxBudget))
 	fl.IntVar(&f.K, "k", 3, "policy: edits proposed per program")
 	fl.IntVar(&f.D, "depth", 4, "policy: maximum depth (root = 0)")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)",
@@ -112,7 +114,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.BoolVar(&f.TSAPR.UntilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
 	fl.StringVar(&f.Out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON result to this file (as 'eval --json-file'; '--json FILE' does the same)")
-	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
+	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+corpus.WorkersZero)
 	fl.IntVar(&f.Resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
@@ -125,14 +127,14 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	if f.Budget < 1 || f.Roots < 1 || f.K < 1 || f.D < 1 || f.Resamples < 1 {
 		return badInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
 	}
-	if f.Budget > maxBudget {
-		return badInput("--budget %d is above the largest budget, %d", f.Budget, maxBudget)
+	if f.Budget > eval.MaxBudget {
+		return badInput("--budget %d is above the largest budget, %d", f.Budget, eval.MaxBudget)
 	}
 	var err error
 	if f.Limits, err = f.limitFlags.Limits(); err != nil {
 		return err
 	}
-	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
+	if f.Workers, err = corpus.Workers(f.Workers); err != nil {
 		return err
 	}
 	if f.Out != "" {
@@ -140,7 +142,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 			return err
 		}
 	}
-	if err := checkSplit("--split", f.split, "all"); err != nil {
+	if err := corpus.CheckSplit("--split", f.split, "all"); err != nil {
 		return err
 	}
 	all, err := taskset.Load(f.tasks, f.skipBadLines)
@@ -151,7 +153,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	if err != nil {
 		return err
 	}
-	methods, err := live.ParseMethods(splitList(f.methods))
+	methods, err := live.ParseMethods(corpus.SplitList(f.methods))
 	if err != nil {
 		return err
 	}
@@ -181,7 +183,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 		return err
 	}
 	f.TSAPR.Judge, f.TSAPR.Model, f.TSAPR.ModelName = judge, f.model, f.model
-	f.Tasks, f.TasksSource, f.Methods, f.Policies, f.LoadScorer = tasks, f.tasks, methods, splitList(f.policies), loadLearnedScorer
+	f.Tasks, f.TasksSource, f.Methods, f.Policies, f.LoadScorer = tasks, f.tasks, methods, corpus.SplitList(f.policies), loadLearnedScorer
 	f.Proposer, f.ProposerName, f.OnRoot = prop, f.proposer, searchAfterRoot
 	f.Progress = !f.noProg && term.IsTerminal(int(os.Stderr.Fd()))
 	rep, err := live.Search(ctx, f.Config)

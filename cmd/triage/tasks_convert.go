@@ -39,7 +39,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			case taskset.SamePath(in, out):
 				return badInput("--out %s is the --in file", out)
 			}
-			nw, err := resolveWorkers(workers)
+			nw, err := corpus.Workers(workers)
 			if err != nil {
 				return err
 			}
@@ -74,7 +74,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp"`)
 	c.Flags().StringVar(&in, "in", "", "the task set's file (mbpp.jsonl)")
 	c.Flags().StringVar(&out, "out", "", "output task file (JSONL)")
-	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+workersZero)
+	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+corpus.WorkersZero)
 	addSandboxLimitsFlag(c, &sbLimits)
 	return c
 }

@@ -49,7 +49,7 @@ file with malformed lines is refused (exit 2, file:line) unless
 	fl.StringVar(&f.out, "out", "", "output JSONL file (the tasks with roots)")
 	fl.IntVar(&f.roots, "roots", 5, "roots per task (at most)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutations")
-	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+workersZero)
+	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+corpus.WorkersZero)
 	fl.BoolVar(&f.replace, "replace", false, "replace roots that tasks already have")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage+"; the output leaves them out")
 	addSandboxLimitsFlag(c, &f.limits)
@@ -64,7 +64,7 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 		return badInput("--roots must be ≥ 1, got %d", f.roots)
 	}
 	var err error
-	if f.workers, err = resolveWorkers(f.workers); err != nil {
+	if f.workers, err = corpus.Workers(f.workers); err != nil {
 		return err
 	}
 	if !taskset.Builtin(f.tasks) && f.tasks != "" && taskset.SamePath(f.tasks, f.out) {

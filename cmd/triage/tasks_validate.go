@@ -41,7 +41,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			if err != nil {
 				return err
 			}
-			nw, err := resolveWorkers(workers)
+			nw, err := corpus.Workers(workers)
 			if err != nil {
 				return err
 			}
@@ -77,7 +77,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 	}
 	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
 	addSandboxLimitsFlag(c, &sbLimits)
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+workersZero)
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+corpus.WorkersZero)
 	lf.register(c.Flags(), false)
 	deprecatedAlias(c, "timeout", "test-timeout")
 	return c

@@ -38,7 +38,7 @@ split is refused.`,
 	fl.StringVar(&f.out, "out", "", "JSON file of chosen hyperparameters, merged if it exists (required)")
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the hybrid policy (default: the embedded default)")
-	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+workersZero)
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+corpus.WorkersZero)
 	return c
 }
 
@@ -55,7 +55,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if f.seeds < 1 {
 		return badInput("--seeds must be >= 1")
 	}
-	workers, err := resolveWorkers(f.workers)
+	workers, err := corpus.Workers(f.workers)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,52 @@
+package corpus
+
+import (
+	"errors"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// TestInputChecks: each shared check accepts its valid values and returns
+// bad input with the flag named for the rest.
+func TestInputChecks(t *testing.T) {
+	list := func(v string) (any, error) { return ParseList("--modes", v, "a", "b") }
+	ints := func(v string) (any, error) { return ParseInts("budgets", v) }
+	split := func(v string) (any, error) { return nil, CheckSplit("--split", v, "all") }
+	for _, tc := range []struct {
+		parse   func(string) (any, error)
+		in      string
+		want    any
+		wantErr string
+	}{
+		{list, " b, a ,", []string{"b", "a"}, ""},
+		{list, "a,c", nil, `--modes: unknown value "c", want a, b`},
+		{list, "a,a", nil, "--modes: a given twice"},
+		{list, " , ", nil, "--modes is empty, want some of a, b"},
+		{ints, "4, 8,16", []int{4, 8, 16}, ""},
+		{ints, "4,0", nil, `--budgets: "0" is not a positive integer`},
+		{ints, "x", nil, `--budgets: "x" is not a positive integer`},
+		{split, "all", nil, ""},
+		{split, "dev", nil, `--split "dev": want train, val, test, all`},
+	} {
+		got, err := tc.parse(tc.in)
+		var ie *InputError
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%q: %v", tc.in, err)
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr || !errors.As(err, &ie)):
+			t.Errorf("%q: error %v, want bad input %q", tc.in, err, tc.wantErr)
+		case tc.wantErr == "" && tc.want != nil && !reflect.DeepEqual(got, tc.want):
+			t.Errorf("%q: %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	if n, err := Workers(0); n != runtime.NumCPU() || err != nil {
+		t.Errorf("Workers(0) = %d, %v; want one per CPU", n, err)
+	}
+	if n, err := Workers(3); n != 3 || err != nil {
+		t.Errorf("Workers(3) = %d, %v", n, err)
+	}
+	if _, err := Workers(-1); err == nil || err.Error() != "--workers -1: want ≥ 1, or 0 for one per CPU" {
+		t.Errorf("Workers(-1): %v", err)
+	}
+}
