@@ -87,31 +87,8 @@ the validation split).`,
 	return c
 }
 
-// evalCorpusDirs checks --corpus (comma-separated folders) and --split.
-func evalCorpusDirs(dirs, split string) ([]string, error) {
-	if dirs == "" {
-		return nil, badInput("--corpus is required")
-	}
-	if err := corpus.CheckSplit("--split", split); err != nil {
-		return nil, err
-	}
-	list := corpus.SplitList(dirs)
-	return list, corpus.CheckDirs("--corpus", list)
-}
-
 func runEval(cmd *cobra.Command, f *evalFlags) error {
-	ctx := cmd.Context()
 	budgets, err := eval.ParseBudgets("budgets", f.budgets)
-	if err != nil {
-		return err
-	}
-	if f.seeds < 1 || f.resamples < 1 {
-		return badInput("--seeds and --bootstrap must be >= 1")
-	}
-	if f.budget < 0 || f.budget > eval.MaxBudget {
-		return badInput("--budget %d: want 0 (no cap) up to %d", f.budget, eval.MaxBudget)
-	}
-	workers, err := corpus.Workers(f.workers)
 	if err != nil {
 		return err
 	}
@@ -124,48 +101,11 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			names = slices.DeleteFunc(names, policy.NeedsScorer)
 		}
 	}
-	if len(names) == 0 {
-		return badInput("--policies is empty")
-	}
-	ps, err := eval.LoadParams("--params", f.params)
-	if err != nil {
-		return err
-	}
-	dirs, err := evalCorpusDirs(f.corpus, f.split)
-	if err != nil {
-		return err
-	}
-	var lopts []policy.LearnedOption
-	switch f.scoreBy {
-	case "s":
-	case "p1":
-		lopts = append(lopts, policy.ScoreByP1())
-	default:
-		return badInput("--score %q: want s or p1", f.scoreBy)
-	}
-	if f.perDepth {
-		lopts = append(lopts, policy.RankWithinDepth())
-	}
-	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
-		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
-	}
-	var paired []string
-	for _, n := range strings.Split(f.paired, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
-		}
-		if !slices.Contains(names, n) {
-			return badInput("--paired %s: not among --policies %s", n, strings.Join(names, ","))
-		}
-		paired = append(paired, n)
-	}
-	return report.Run(ctx, cmd.OutOrStdout(), report.RunOptions{
-		Dirs: dirs, Corpus: f.corpus, Split: f.split, Names: names, Params: ps, Checkpoint: f.checkpoint,
-		Load: loadLearnedScorer, Learned: lopts, AutoWorkers: f.workers == 0,
-		Eval: eval.Options{
-			Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
-			Paired: paired,
-		},
+	return report.Run(cmd.Context(), cmd.OutOrStdout(), report.RunOptions{
+		Corpus: f.corpus, Split: f.split, Names: names, ParamsFile: f.params, Checkpoint: f.checkpoint,
+		Load: loadLearnedScorer, ScoreBy: f.scoreBy, RankWithinDepth: f.perDepth,
+		Eval: eval.Options{Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples,
+			Workers: f.workers, Paired: corpus.SplitList(f.paired)},
 		ReportPath: f.reportPath, JSONFile: f.jsonFile, JSON: jsonFlag(cmd) && !f.jsonToFile,
 		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy,
 	})
