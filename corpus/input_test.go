@@ -50,3 +50,29 @@ func TestInputChecks(t *testing.T) {
 		t.Errorf("Workers(-1): %v", err)
 	}
 }
+
+// TestBuildOptionsValidate: corpus build's checks name the flag.
+func TestBuildOptionsValidate(t *testing.T) {
+	check := func(edit func(*BuildOptions)) error {
+		o := BuildOptions{Config: BuildConfig{K: 3, D: 4, ProposerName: "mutate"}, Roots: 1, Out: "o", TasksPerShard: 1, ReferenceRuns: 1}
+		edit(&o)
+		return o.Validate()
+	}
+	if err := check(func(*BuildOptions) {}); err != nil {
+		t.Fatalf("valid options: %v", err)
+	}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{check(func(o *BuildOptions) { o.Out = "" }), "--out is required"},
+		{check(func(o *BuildOptions) { o.ReferenceRuns = 0 }), "--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1"},
+		{check(func(o *BuildOptions) { o.Workers = -1 }), "--workers -1: want ≥ 1, or 0 for one per CPU"},
+		{check(func(o *BuildOptions) { o.Config.ProposerName = "gpt" }), `--proposer "gpt": want mutate or openai`},
+	} {
+		var ie *InputError
+		if tc.err == nil || !errors.As(tc.err, &ie) || tc.err.Error() != tc.want {
+			t.Errorf("error %v, want bad input %q", tc.err, tc.want)
+		}
+	}
+}

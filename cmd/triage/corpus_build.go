@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -108,34 +107,18 @@ one corpus into one shared folder or into n folders; readers take the union.
 	return c
 }
 
-// checkBuildFlags checks the flags of corpus build (resolving --workers)
-// and returns the time limits and the shard slice they give.
-func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpus.Shard, err error) {
-	if f.Out == "" {
-		return limits, shard, badInput("--out is required")
-	}
-	if f.Config.K < 1 || f.Config.D < 1 || f.Roots < 1 || f.TasksPerShard < 1 || f.ReferenceRuns < 1 {
-		return limits, shard, badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
-	}
-	if f.Workers, err = corpus.Workers(f.Workers); err != nil {
-		return limits, shard, err
-	}
-	if f.proposer != "mutate" && f.proposer != "openai" {
-		return limits, shard, badInput("--proposer %q: want mutate or openai", f.proposer)
-	}
-	if limits, err = f.limitFlags.Limits(); err != nil {
-		return limits, shard, err
-	}
-	if shard, err = corpus.ParseShard(f.shard, os.Getenv); err != nil {
-		return limits, shard, badInput("%v", err)
-	}
-	return limits, shard, nil
-}
-
 func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
-	limits, shard, err := checkBuildFlags(f)
+	f.Config.ProposerName = f.proposer
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	limits, err := f.limitFlags.Limits()
 	if err != nil {
 		return err
+	}
+	shard, err := corpus.ParseShard(f.shard, os.Getenv)
+	if err != nil {
+		return badInput("%v", err)
 	}
 	if shard.Source != "flag" {
 		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
@@ -164,7 +147,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	}
 	defer pool.Close()
 	opts := f.BuildOptions
-	opts.Config.ProposerName, opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = f.proposer, prop.Proposer, prop.Model, pool
+	opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = prop.Proposer, prop.Model, pool
 	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, shard.Index, shard.Count, f.tasks
 	opts.Limits, opts.ExecutorSettings = limits, pool.Options().VerdictSettings()
 	start := time.Now()
@@ -173,9 +156,6 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	man, err := corpus.BuildCorpus(ctx, tasks, opts)
 	rep.Finish()
 	if err != nil {
-		if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrSettingsMismatch) || errors.Is(err, corpus.ErrInvalidTasks) {
-			return badInput("%v", err)
-		}
 		return err
 	}
 	wall := time.Since(start).Seconds()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -48,9 +47,6 @@ input holds are printed and recorded in the manifest (missing_slices).
 			cleanup := removeOnFailure(out)
 			man, err := corpus.Merge(out, args, rows)
 			cleanup(err)
-			if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrMergeSettings) {
-				return badInput("%v", err)
-			}
 			if err != nil {
 				return err
 			}

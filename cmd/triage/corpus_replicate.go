@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -46,9 +45,6 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 			cleanup := removeOnFailure(out)
 			rep, err := corpus.Replicate(cmd.Context(), out, args, opts)
 			cleanup(err)
-			if errors.Is(err, corpus.ErrOutputExists) {
-				return badInput("%v", err)
-			}
 			if err != nil {
 				return err
 			}
