@@ -5,18 +5,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"triage/corpus"
 	"triage/search/serve"
 )
 
 func newBenchServeCmd() *cobra.Command {
 	var (
-		sf        scorerFlags
-		lo        serve.LoadOptions
-		url       string
-		modes     string
-		tokenFile string
+		sf scorerFlags
+		bc serve.BenchConfig
 	)
+	lo := &bc.Load
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Load test of POST /v1/priorities: p50, p99, requests/s, edges/s, with batching on and off",
@@ -36,60 +33,27 @@ It fails (exit 1) when any request failed.`,
   triage bench serve --stand-in 10ms+3ms/edge --clients 64 --duration 30s
   triage bench serve --url http://127.0.0.1:8080 --token-file tok`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if lo.Clients <= 0 || lo.Duration <= 0 || lo.EdgesPerRequest <= 0 || lo.Timeout <= 0 {
-				return badInput("--clients, --duration, --edges and --request-timeout must be positive")
-			}
-			var modeList []string
-			if url == "" {
-				var err error
-				if modeList, err = corpus.ParseList("--modes", modes, "batch", "nobatch"); err != nil {
-					return err
-				}
-			}
-			if tokenFile != "" {
-				token, err := readTokenFile(tokenFile)
-				if err != nil {
-					return err
-				}
-				lo.Token = token
-			}
-			var rows []serve.LoadRow
-			if url != "" {
-				lo.URL = url
-				res, err := serve.LoadTest(ctx, lo)
-				if err != nil {
-					return err
-				}
-				rows = append(rows, serve.LoadRow{Mode: "external", Scorer: url, LoadResult: res})
-			} else {
-				for _, mode := range modeList {
-					c := sf.ScorerConfig
-					c.Batched = mode == "batch"
-					row, err := serve.BenchInProcess(ctx, c, lo)
-					if err != nil {
-						return err
-					}
-					rows = append(rows, row)
-				}
+			bc.Scorer = sf.ScorerConfig
+			rows, err := serve.Bench(cmd.Context(), bc)
+			if err != nil {
+				return err
 			}
 			if jsonFlag(cmd) {
-				if err := printJSON(cmd.OutOrStdout(), rows); err != nil {
-					return err
-				}
+				err = printJSON(cmd.OutOrStdout(), rows)
 			} else {
-				if err := serve.WriteLoadTable(cmd.OutOrStdout(), rows); err != nil {
-					return err
-				}
+				err = serve.WriteLoadTable(cmd.OutOrStdout(), rows)
+			}
+			if err != nil {
+				return err
 			}
 			return serve.LoadErr(rows)
 		},
 	}
 	sf.register(c)
 	fl := c.Flags()
-	fl.StringVar(&url, "url", "", "measure the server at this base URL instead of one started here")
-	fl.StringVar(&modes, "modes", "batch,nobatch", "in-process server modes to measure, in order")
-	fl.StringVar(&tokenFile, "token-file", "", "bearer token for --url")
+	fl.StringVar(&bc.URL, "url", "", "measure the server at this base URL instead of one started here")
+	fl.StringVar(&bc.Modes, "modes", "batch,nobatch", "in-process server modes to measure, in order")
+	fl.StringVar(&bc.TokenFile, "token-file", "", "bearer token for --url")
 	fl.IntVar(&lo.Clients, "clients", 64, "concurrent clients")
 	fl.DurationVar(&lo.Duration, "duration", 30*time.Second, "how long the clients post")
 	fl.IntVar(&lo.EdgesPerRequest, "edges", 3, "edges per request")

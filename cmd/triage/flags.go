@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"strings"
-
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/spf13/cobra"
 
@@ -36,14 +33,4 @@ func benchModel(arch, dtype string) (model.Config, dtypes.DType, error) {
 		return cfg, dtypes.BFloat16, nil
 	}
 	return cfg, dtypes.Float32, badInput("--dtype %q: want f32 or bf16", dtype)
-}
-
-// readTokenFile reads the bearer token in path (--token-file), trimmed; an
-// unreadable file is bad input.
-func readTokenFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", badInput("--token-file: %v", err)
-	}
-	return strings.TrimSpace(string(data)), nil
 }
