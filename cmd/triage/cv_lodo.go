@@ -1,12 +1,8 @@
 package main
 
 import (
-	"slices"
-	"strconv"
-
 	"github.com/spf13/cobra"
 
-	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval/report"
 	"triage/train"
@@ -30,25 +26,8 @@ func (l *lodoFlags) register(c *cobra.Command) {
 
 // runLODO is `triage cv --lodo`.
 func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int, jsonFile string) error {
-	names, groups, err := train.ParseDatasets(f.Corpus)
-	if err != nil {
-		return err
-	}
-	if len(ps) > 0 {
-		return badInput("--params: with --lodo every baseline is tuned on the training dataset's val split")
-	}
-	var tseeds []uint64
-	if l.trainSeeds != "" {
-		is, err := corpus.ParseInts("train-seeds", l.trainSeeds)
-		if err != nil {
-			return err
-		}
-		for _, s := range is {
-			tseeds = append(tseeds, uint64(s))
-		}
-	}
-	dirs, err := train.LODOCommand(cmd.Context(), train.LODOConfig{Setup: f.Setup, Names: names, Groups: groups,
-		LODO: train.LODOOptions{TrainSeeds: tseeds, HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble, AllSplits: l.allSplits,
+	dirs, err := train.LODOCommand(cmd.Context(), train.LODOConfig{Setup: f.Setup, Params: ps, TrainSeedList: l.trainSeeds,
+		LODO: train.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble, AllSplits: l.allSplits,
 			Seeds: seeds, Budgets: budgets, Resamples: resamples},
 		Versions: trainVersions(), Command: commandLine()})
 	if err != nil {
@@ -62,8 +41,6 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 	if jsonFlag(cmd) {
 		return printJSON(cmd.OutOrStdout(), map[string]any{"lodo": dirs})
 	}
-	for _, d := range dirs {
-		d.WriteMarkdown(cmd.OutOrStdout(), strconv.Itoa(slices.Max(budgets)))
-	}
+	train.WriteLODO(cmd.OutOrStdout(), dirs, budgets)
 	return nil
 }
