@@ -54,10 +54,7 @@ proposals. Progress goes to stderr.`,
 			if err != nil {
 				return fmt.Errorf("bench sandbox: %w", err)
 			}
-			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), res)
-			}
-			return res.WriteText(cmd.OutOrStdout())
+			return printResult(cmd, res, res.WriteText)
 		},
 	}
 	addSandboxLimitsFlag(c, &limits)

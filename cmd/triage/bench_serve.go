@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,12 +39,7 @@ It fails (exit 1) when any request failed.`,
 			if err != nil {
 				return err
 			}
-			if jsonFlag(cmd) {
-				err = printJSON(cmd.OutOrStdout(), rows)
-			} else {
-				err = serve.WriteLoadTable(cmd.OutOrStdout(), rows)
-			}
-			if err != nil {
+			if err := printResult(cmd, rows, func(w io.Writer) error { return serve.WriteLoadTable(w, rows) }); err != nil {
 				return err
 			}
 			return serve.LoadErr(rows)

@@ -52,10 +52,7 @@ clock: on a loaded machine they include other processes' load.`,
 			if err != nil {
 				return fmt.Errorf("bench tokenizer: %w", err)
 			}
-			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), res)
-			}
-			return res.WriteText(cmd.OutOrStdout())
+			return printResult(cmd, res, res.WriteText)
 		},
 	}
 	c.Flags().IntVar(&size, "size", 1<<20, "bytes of generated code and tracebacks (ignored with --file)")

@@ -28,10 +28,7 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
 			if err != nil {
 				return err
 			}
-			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), s)
-			}
-			return s.WriteText(cmd.OutOrStdout())
+			return printResult(cmd, s, s.WriteText)
 		},
 	}
 }

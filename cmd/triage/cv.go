@@ -74,10 +74,7 @@ spread over seeds and the paired comparison against every baseline.`,
 					return err
 				}
 			}
-			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), js)
-			}
-			return res.WriteText(cmd.OutOrStdout())
+			return printResult(cmd, js, res.WriteText)
 		},
 	}
 	addTrainFlags(c, f)

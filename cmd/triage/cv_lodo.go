@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"triage/policy"
@@ -38,9 +40,5 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 			return err
 		}
 	}
-	if jsonFlag(cmd) {
-		return printJSON(cmd.OutOrStdout(), map[string]any{"lodo": dirs})
-	}
-	train.WriteLODO(cmd.OutOrStdout(), dirs, budgets)
-	return nil
+	return printResult(cmd, map[string]any{"lodo": dirs}, func(w io.Writer) error { return train.WriteLODO(w, dirs, budgets) })
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -179,3 +180,12 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 
 // printJSON writes v as indented JSON to w.
 var printJSON = report.WriteJSON
+
+// printResult prints a command's result v on its stdout: as JSON with
+// --json, else as text writes it.
+func printResult(cmd *cobra.Command, v any, text func(io.Writer) error) error {
+	if jsonFlag(cmd) {
+		return printJSON(cmd.OutOrStdout(), v)
+	}
+	return text(cmd.OutOrStdout())
+}

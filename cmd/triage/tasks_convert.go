@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"log/slog"
 
 	"github.com/spf13/cobra"
@@ -65,10 +66,7 @@ converted with a warning. docs/tasks.md says where the file comes from.`,
 			if err := corpus.WriteTasksFile(out, tasks); err != nil {
 				return err
 			}
-			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), rep)
-			}
-			return rep.WriteText(cmd.OutOrStdout(), out)
+			return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
 		},
 	}
 	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp"`)

@@ -91,8 +91,5 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 		return err
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	if jsonFlag(cmd) {
-		return printJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return printResult(cmd, rep, rep.WriteText)
 }
