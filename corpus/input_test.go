@@ -76,3 +76,24 @@ func TestBuildOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicateOptionsValidate: corpus replicate's checks name the flag.
+func TestReplicateOptionsValidate(t *testing.T) {
+	src := []string{t.TempDir()}
+	for _, tc := range []struct {
+		opts ReplicateOptions
+		out  string
+		want string
+	}{
+		{ReplicateOptions{Copies: 0, RowsPerGroup: 1}, "o", "--out and --copies >= 1 are required"},
+		{ReplicateOptions{Copies: 1, RowsPerGroup: 1}, "", "--out and --copies >= 1 are required"},
+		{ReplicateOptions{Copies: 1, Shards: -1, RowsPerGroup: 1}, "o", "--shards must be ≥ 0 and --rows-per-group ≥ 1"},
+		{ReplicateOptions{Copies: 1, RowsPerGroup: 1, Split: "dev"}, "o", `--split "dev": want train, val, test`},
+	} {
+		err := tc.opts.Validate(tc.out, src)
+		var ie *InputError
+		if err == nil || !errors.As(err, &ie) || err.Error() != tc.want {
+			t.Errorf("%+v: error %v, want bad input %q", tc.opts, err, tc.want)
+		}
+	}
+}

@@ -28,18 +28,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 		Example: `  triage corpus replicate --copies 130 --shards 32 --out out/big out/demo/corpus`,
 		Args:    corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" || opts.Copies < 1 {
-				return badInput("--out and --copies >= 1 are required")
-			}
-			if opts.Shards < 0 || opts.RowsPerGroup < 1 {
-				return badInput("--shards must be ≥ 0 and --rows-per-group ≥ 1")
-			}
-			if opts.Split != "" {
-				if err := corpus.CheckSplit("--split", opts.Split); err != nil {
-					return err
-				}
-			}
-			if err := corpus.CheckDirs("corpus folder", args); err != nil {
+			if err := opts.Validate(out, args); err != nil {
 				return err
 			}
 			cleanup := removeOnFailure(out)

@@ -43,19 +43,7 @@ the validation split).`,
   triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json
   triage eval --corpus out/corpus --split test --paired learned,hybrid  # tree-by-tree ratios against every other policy
   triage eval --corpus out/corpus --split test --json out/eval.json   # table on stdout, JSON to the file`,
-		// `--json FILE` (the form users know from the issue tracker and the
-		// README) writes the JSON summary to FILE and keeps the Markdown table
-		// on stdout; the global --json is a boolean, so FILE arrives as the one
-		// positional argument.
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return nil
-			}
-			if len(args) == 1 && jsonFlag(cmd) {
-				return nil
-			}
-			return badInput("eval takes no arguments (did you mean --json FILE or --corpus DIR?): %q", args)
-		},
+		Args: jsonFileArgs("--corpus DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				if f.jsonFile != "" && f.jsonFile != args[0] {

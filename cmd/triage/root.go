@@ -178,6 +178,20 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 	}
 }
 
+// jsonFileArgs is the argument check of eval and search, which take
+// `--json FILE` (the form users know from the issue tracker and the README):
+// the JSON result goes to FILE and the Markdown table to stdout. The global
+// --json is a boolean, so FILE arrives as the one positional argument; hint
+// is the command's likeliest flag for a stray argument.
+func jsonFileArgs(hint string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 0 || (len(args) == 1 && jsonFlag(c)) {
+			return nil
+		}
+		return badInput("%s takes no arguments (did you mean --json FILE or %s?): %q", c.Name(), hint, args)
+	}
+}
+
 // printJSON writes v as indented JSON to w.
 var printJSON = report.WriteJSON
 

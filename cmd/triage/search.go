@@ -69,12 +69,7 @@ with several methods or policies, each gets DIR/<name>.`,
       --method tsapr --judge auto --budget 16 --out out/tsapr --json out/tsapr.json
   triage search --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:11434/v1 --model qwen3:8b \
       --method policy,tsapr --policy learned --budget 16`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 || (len(args) == 1 && jsonFlag(cmd)) {
-				return nil
-			}
-			return badInput("search takes no arguments (did you mean --json FILE or --tasks FILE?): %q", args)
-		},
+		Args: jsonFileArgs("--tasks FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				f.jsonFile, f.jsonToFile = args[0], true
