@@ -74,10 +74,11 @@ proposals. Progress goes to stderr.`,
 
 func newBenchScoreCmd() *cobra.Command {
 	var (
-		backend, arch, dtype, modes string
-		parents, k, tokens, edit    int
-		rows, reps                  int
-		seed                        uint64
+		m                        modelFlags
+		modes                    string
+		parents, k, tokens, edit int
+		rows, reps               int
+		seed                     uint64
 	)
 	c := &cobra.Command{
 		Use:   "score",
@@ -98,7 +99,7 @@ eager, 322 compiled.`,
 		Example: `  triage bench score --arch tiny --parents 4 --reps 1
   triage bench score --backend xla:cuda --arch 0.6b --dtype bf16 --modes packed --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, dt, err := benchModel(arch, dtype)
+			cfg, dt, err := m.parse()
 			if err != nil {
 				return err
 			}
@@ -109,10 +110,10 @@ eager, 322 compiled.`,
 			if parents <= 0 || k <= 0 || reps <= 0 || rows <= 0 || edit <= 0 || tokens <= edit {
 				return badInput("--parents, --k, --reps, --rows, --edit-tokens must be positive and --tokens-per-edge > --edit-tokens")
 			}
-			if _, err := model.BackendConfig(backend); err != nil {
+			if _, err := model.BackendConfig(m.backend); err != nil {
 				return badInput("--backend: %v", err)
 			}
-			be, err := model.NewBackend(backend)
+			be, err := model.NewBackend(m.backend)
 			if err != nil {
 				return err
 			}
@@ -126,17 +127,15 @@ eager, 322 compiled.`,
 				return fmt.Errorf("bench score: %w", err)
 			}
 			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch,
-					"dtype": dtype, "tokens_per_edge": tokens, "k": k, "results": res})
+				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": m.arch,
+					"dtype": m.dtype, "tokens_per_edge": tokens, "k": k, "results": res})
 			}
-			header := fmt.Sprintf("backend %s, arch %s, %s, %d tokens per edge, k = %d", be.Description(), arch, dtype, tokens, k)
+			header := fmt.Sprintf("backend %s, arch %s, %s, %d tokens per edge, k = %d", be.Description(), m.arch, m.dtype, tokens, k)
 			return model.WriteBenchScore(cmd.OutOrStdout(), header, res)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
-	f.StringVar(&arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
-	f.StringVar(&dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
+	m.register(f)
 	f.StringVar(&modes, "modes", "packed,unpacked", "comma-separated: packed, unpacked")
 	f.IntVar(&parents, "parents", 8, "parents per pass")
 	f.IntVar(&k, "k", 3, "edits per parent")
@@ -268,10 +267,11 @@ func loadBenchTokenizer(path string) (*tokenizer.Tokenizer, error) {
 
 func newBenchTrainCmd() *cobra.Command {
 	var (
-		backend, arch, dtype, batches string
-		seq, steps                    int
-		peak                          float64
-		seed                          uint64
+		m          modelFlags
+		batches    string
+		seq, steps int
+		peak       float64
+		seed       uint64
 	)
 	c := &cobra.Command{
 		Use:   "train",
@@ -291,7 +291,7 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 		Example: `  triage bench train --arch tiny --batch 4 --seq 128 --steps 3
   triage bench train --backend xla:cuda --arch 0.6b --dtype bf16 --batch 32,64 --seq 1024 --steps 10 --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, dt, err := benchModel(arch, dtype)
+			cfg, dt, err := m.parse()
 			if err != nil {
 				return err
 			}
@@ -302,10 +302,10 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 			if seq < 8 || steps < 1 || peak < 0 {
 				return badInput("--seq must be ≥ 8, --steps ≥ 1, --peak-tflops ≥ 0")
 			}
-			if _, err := model.BackendConfig(backend); err != nil {
+			if _, err := model.BackendConfig(m.backend); err != nil {
 				return badInput("--backend: %v", err)
 			}
-			be, err := model.NewBackend(backend)
+			be, err := model.NewBackend(m.backend)
 			if err != nil {
 				return err
 			}
@@ -320,16 +320,14 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 				res = append(res, r)
 			}
 			if jsonFlag(cmd) {
-				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": arch, "dtype": dtype, "results": res})
+				return printJSON(cmd.OutOrStdout(), map[string]any{"backend": be.Description(), "arch": m.arch, "dtype": m.dtype, "results": res})
 			}
-			header := fmt.Sprintf("backend %s, arch %s, %s, LoRA r 8 on q/k/v/o, seq %d", be.Description(), arch, dtype, seq)
+			header := fmt.Sprintf("backend %s, arch %s, %s, LoRA r 8 on q/k/v/o, seq %d", be.Description(), m.arch, m.dtype, seq)
 			return train.WriteBench(cmd.OutOrStdout(), header, res)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
-	f.StringVar(&arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
-	f.StringVar(&dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
+	m.register(f)
 	f.StringVar(&batches, "batch", "8", "comma-separated batch sizes (examples per step)")
 	f.IntVar(&seq, "seq", 1024, "tokens per example")
 	f.IntVar(&steps, "steps", 10, "timed steps after the first")

@@ -23,8 +23,19 @@ func deprecatedAlias(c *cobra.Command, old, name string) {
 	_ = c.Flags().MarkDeprecated(old, "use --"+name)
 }
 
-// benchModel parses the --arch and --dtype flags of the model benchmarks.
-func benchModel(arch, dtype string) (model.Config, dtypes.DType, error) {
+// modelFlags are the --backend, --arch and --dtype flags of the model
+// benchmarks (bench score and bench train).
+type modelFlags struct{ backend, arch, dtype string }
+
+func (m *modelFlags) register(f *pflag.FlagSet) {
+	f.StringVar(&m.backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
+	f.StringVar(&m.arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
+	f.StringVar(&m.dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
+}
+
+// parse parses --arch and --dtype.
+func (m *modelFlags) parse() (model.Config, dtypes.DType, error) {
+	arch, dtype := m.arch, m.dtype
 	var cfg model.Config
 	switch arch {
 	case "tiny", "small":
