@@ -10,6 +10,7 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
+	"triage/search/eval"
 	"triage/search/eval/report"
 )
 
@@ -26,6 +27,21 @@ type CVConfig struct {
 	Ablations        bool
 	Progress         bool
 	Versions         map[string]string
+}
+
+// CheckReplay checks the replay flags cv and cv --lodo share (--seeds,
+// --bootstrap, --budgets, --params) and returns the budgets and the params
+// file's hyperparameters. A bad value is bad input naming its flag.
+func CheckReplay(seeds, resamples int, budgets, paramsFile string) ([]int, policy.ParamSet, error) {
+	if seeds < 1 || resamples < 1 {
+		return nil, nil, corpus.BadInput("--seeds and --bootstrap must be ≥ 1")
+	}
+	bs, err := eval.ParseBudgets("budgets", budgets)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, err := eval.LoadParams("--params", paramsFile)
+	return bs, ps, err
 }
 
 // CVReport is what `triage cv` prints: the folds, the pooled report of

@@ -50,3 +50,25 @@ func TestLODOCommandChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckReplay: cv's replay flags are checked in order, naming the flag.
+func TestCheckReplay(t *testing.T) {
+	if bs, ps, err := CheckReplay(1, 1, "4,8", ""); err != nil || len(bs) != 2 || len(ps) != 0 {
+		t.Fatalf("CheckReplay(valid) = %v, %v, %v", bs, ps, err)
+	}
+	for _, tc := range []struct {
+		seeds, resamples int
+		budgets, params  string
+		want             string
+	}{
+		{0, 1, "4", "", "--seeds and --bootstrap must be ≥ 1"},
+		{1, 1, "4,x", "", `--budgets: "x" is not a positive integer`},
+		{1, 1, "4", "/nonexistent/p.json", "--params: "},
+	} {
+		_, _, err := CheckReplay(tc.seeds, tc.resamples, tc.budgets, tc.params)
+		var ie *corpus.InputError
+		if err == nil || !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("error %v, want bad input %q", err, tc.want)
+		}
+	}
+}

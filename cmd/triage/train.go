@@ -157,14 +157,7 @@ spread over seeds and the paired comparison against every baseline.`,
 			if folds < 2 && !lodo.on {
 				return badInput("--folds must be ≥ 2")
 			}
-			if seeds < 1 || resamples < 1 {
-				return badInput("--seeds and --bootstrap must be ≥ 1")
-			}
-			bs, err := eval.ParseBudgets("budgets", budgets)
-			if err != nil {
-				return err
-			}
-			ps, err := eval.LoadParams("--params", params)
+			bs, ps, err := train.CheckReplay(seeds, resamples, budgets, params)
 			if err != nil {
 				return err
 			}
