@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"triage/corpus"
 	"triage/corpus/taskset"
@@ -151,7 +150,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, shard.Index, shard.Count, f.tasks
 	opts.Limits, opts.ExecutorSettings = limits, pool.Options().VerdictSettings()
 	start := time.Now()
-	rep := corpus.NewBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
+	rep := corpus.NewBuildReporter(progressBar(f.noProg), start)
 	opts.Progress = rep.Update
 	man, err := corpus.BuildCorpus(ctx, tasks, opts)
 	rep.Finish()

@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"triage/model"
 	"triage/search/proposer/setup"
@@ -111,3 +112,7 @@ func addSandboxLimitsFlag(c *cobra.Command, p *sandbox.LimitsPolicy) {
 	*p = sandbox.LimitsRequire
 	c.Flags().Var(limitsFlag{p}, "sandbox-limits", "require: refuse to run (exit 2) without the sandbox's cgroup memory and process limits; warn: run without them (docs/deploy.md)")
 }
+
+// progressBar reports whether a command shows its progress bar: on a
+// terminal, unless --no-progress (off).
+func progressBar(off bool) bool { return !off && term.IsTerminal(int(os.Stderr.Fd())) }

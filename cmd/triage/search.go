@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"triage/corpus"
 	"triage/corpus/taskset"
@@ -11,7 +10,6 @@ import (
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"triage/policy"
 	"triage/search/eval/report"
@@ -138,7 +136,7 @@ func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) erro
 	}
 	f.TSAPR.Model, f.TSAPR.ModelName, f.TasksSource, f.Policies = f.model, f.model, f.tasks, corpus.SplitList(f.policies)
 	f.Proposer, f.LoadScorer, f.OnRoot = prop, loadLearnedScorer, searchAfterRoot
-	f.Progress = !f.noProg && term.IsTerminal(int(os.Stderr.Fd()))
+	f.Progress = progressBar(f.noProg)
 	rep, err := live.Search(ctx, f.Config)
 	if err != nil {
 		return err

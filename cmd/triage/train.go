@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"triage/model"
 	"triage/policy"
@@ -99,7 +98,7 @@ func addTrainFlags(c *cobra.Command, f *trainFlags) {
 
 func runTrain(ctx context.Context, f *trainFlags) error {
 	run, err := train.RunCommand(ctx, train.RunConfig{Setup: f.Setup, Resume: f.resume, RecordTest: f.recordTest,
-		Progress: !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())), Versions: trainVersions(), Command: commandLine()})
+		Progress: progressBar(f.noProgress), Versions: trainVersions(), Command: commandLine()})
 	if err != nil {
 		return err
 	}
@@ -166,7 +165,7 @@ spread over seeds and the paired comparison against every baseline.`,
 			}
 			res, err := train.CVCommand(cmd.Context(), train.CVConfig{Setup: f.Setup, Folds: folds, FoldSeed: foldSeed,
 				Params: ps, Seeds: seeds, Resamples: resamples, Budgets: bs, Ablations: ablations,
-				Progress: !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())), Versions: trainVersions()})
+				Progress: progressBar(f.noProgress), Versions: trainVersions()})
 			if err != nil {
 				return err
 			}
