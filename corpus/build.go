@@ -84,12 +84,32 @@ type BuildOptions struct {
 	hook   func(event string, s int) // test hook: "tmp", "renamed", "manifest"
 }
 
+// Validate checks o as the flags of `corpus build` filled it (Out, the
+// counts, Workers, the proposer's name) and resolves Workers (0: one per
+// CPU). A bad value is bad input (an InputError) naming its flag.
+func (o *BuildOptions) Validate() error {
+	if o.Out == "" {
+		return BadInput("--out is required")
+	}
+	if o.Config.K < 1 || o.Config.D < 1 || o.Roots < 1 || o.TasksPerShard < 1 || o.ReferenceRuns < 1 {
+		return BadInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
+	}
+	var err error
+	if o.Workers, err = Workers(o.Workers); err != nil {
+		return err
+	}
+	if p := o.Config.ProposerName; p != "mutate" && p != "openai" {
+		return BadInput("--proposer %q: want mutate or openai", p)
+	}
+	return nil
+}
+
 // DefaultReferenceRuns is how often a reference is timed by default.
 const DefaultReferenceRuns = 3
 
 // ErrInvalidTasks is returned by a Strict build when some task fails the
-// input checks.
-var ErrInvalidTasks = errors.New("tasks fail the input checks")
+// input checks. It is bad input (an InputError).
+var ErrInvalidTasks error = &InputError{errors.New("tasks fail the input checks")}
 
 // BuildCorpus builds the exhaustive trees of tasks into Parquet shards in
 // opts.Out with a manifest. Every task first passes the input checks

@@ -27,3 +27,16 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestSentinelsAreBadInput: the errors a build, merge or read returns for
+// what the caller gave are bad input (exit 2) through any wrapping, and
+// still match errors.Is.
+func TestSentinelsAreBadInput(t *testing.T) {
+	for _, s := range []error{ErrOutputExists, ErrSettingsMismatch, ErrInvalidTasks, ErrMergeSettings, ErrCorruptShard} {
+		err := fmt.Errorf("out: %w (not empty)", s)
+		var ie *InputError
+		if !errors.As(err, &ie) || !errors.Is(err, s) {
+			t.Errorf("%v: bad input %v, errors.Is %v", s, errors.As(err, &ie), errors.Is(err, s))
+		}
+	}
+}

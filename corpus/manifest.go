@@ -237,9 +237,9 @@ func buildVersions() map[string]string {
 }
 
 // ErrOutputExists is returned when the output folder already holds a build
-// and resuming was not asked for.
-var ErrOutputExists = errors.New("output folder already holds a corpus build")
+// and resuming was not asked for. It is bad input (an InputError).
+var ErrOutputExists error = &InputError{errors.New("output folder already holds a corpus build")}
 
 // ErrSettingsMismatch is returned when a resumed build's settings differ from
-// those in the manifest.
-var ErrSettingsMismatch = errors.New("build settings differ from the manifest's")
+// those in the manifest. It is bad input (an InputError).
+var ErrSettingsMismatch error = &InputError{errors.New("build settings differ from the manifest's")}

@@ -113,8 +113,8 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 }
 
 // ErrMergeSettings is returned by Merge when its inputs were built with
-// different settings.
-var ErrMergeSettings = errors.New("inputs were built with different settings")
+// different settings. It is bad input (an InputError).
+var ErrMergeSettings error = &InputError{errors.New("inputs were built with different settings")}
 
 // mergeSettings reads the manifests of dirs: their common settings (slice
 // and layout fields reset; nil when no input has a manifest) and the

@@ -121,8 +121,9 @@ func shardSources(dirs []string) (map[string]string, error) {
 }
 
 // ErrCorruptShard marks a shard file that cannot be decoded: not Parquet,
-// truncated, or with damaged pages. It is bad input, not a failed job.
-var ErrCorruptShard = errors.New("not a readable corpus shard")
+// truncated, or with damaged pages. It is bad input (an InputError), not a
+// failed job.
+var ErrCorruptShard error = &InputError{errors.New("not a readable corpus shard")}
 
 // corruptShard wraps a decoding error of the shard at path.
 func corruptShard(path string, err any) error {

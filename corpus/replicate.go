@@ -42,6 +42,23 @@ type Replication struct {
 	Bytes  int64 `json:"bytes"`
 }
 
+// Validate checks the flags of `corpus replicate` (opts, the output folder
+// out and the input folders src) as bad input naming the flag.
+func (opts ReplicateOptions) Validate(out string, src []string) error {
+	if out == "" || opts.Copies < 1 {
+		return BadInput("--out and --copies >= 1 are required")
+	}
+	if opts.Shards < 0 || opts.RowsPerGroup < 1 {
+		return BadInput("--shards must be ≥ 0 and --rows-per-group ≥ 1")
+	}
+	if opts.Split != "" {
+		if err := CheckSplit("--split", opts.Split); err != nil {
+			return err
+		}
+	}
+	return CheckDirs("corpus folder", src)
+}
+
 // Replicate makes a large corpus from a small one, for scale tests and
 // benchmarks: it writes opts.Copies copies of every tree of the corpus
 // folders src into the new folder out, copy c of a tree under the tree id

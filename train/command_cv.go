@@ -10,6 +10,7 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
+	"triage/search/eval"
 	"triage/search/eval/report"
 )
 
@@ -26,6 +27,21 @@ type CVConfig struct {
 	Ablations        bool
 	Progress         bool
 	Versions         map[string]string
+}
+
+// CheckReplay checks the replay flags cv and cv --lodo share (--seeds,
+// --bootstrap, --budgets, --params) and returns the budgets and the params
+// file's hyperparameters. A bad value is bad input naming its flag.
+func CheckReplay(seeds, resamples int, budgets, paramsFile string) ([]int, policy.ParamSet, error) {
+	if seeds < 1 || resamples < 1 {
+		return nil, nil, corpus.BadInput("--seeds and --bootstrap must be ≥ 1")
+	}
+	bs, err := eval.ParseBudgets("budgets", budgets)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, err := eval.LoadParams("--params", paramsFile)
+	return bs, ps, err
 }
 
 // CVReport is what `triage cv` prints: the folds, the pooled report of
@@ -118,36 +134,55 @@ func ParseDatasets(entries []string) (names []string, dirs [][]string, err error
 	return names, dirs, nil
 }
 
-// LODOConfig is one `triage cv --lodo`: the datasets (Names, their folders
-// Groups; Setup.Corpus is ignored), the training setup, and
-// LODOOptions' settings (Train and Baselines are set here).
+// LODOConfig is one `triage cv --lodo`: the training setup, whose Corpus
+// entries name the datasets (NAME=DIR[,DIR...], see ParseDatasets), and
+// LODOOptions' settings (Train and Baselines are set here; TrainSeeds from
+// the --train-seeds list TrainSeedList). Params must be empty: every
+// baseline is tuned on the training dataset's val split.
 type LODOConfig struct {
 	Setup
-	Names    []string
-	Groups   [][]string
-	LODO     LODOOptions
-	Versions map[string]string
-	Command  string
+	LODO          LODOOptions
+	TrainSeedList string
+	Params        policy.ParamSet
+	Versions      map[string]string
+	Command       string
 }
 
-// LODOCommand checks the hybrid grid, opens the setup over every dataset's
-// folders and runs LeaveOneDatasetOut: one direction per ordered pair.
+// LODOCommand checks c (the datasets, no --params, the training seeds, the
+// hybrid grid), opens the setup over every dataset's folders and runs
+// LeaveOneDatasetOut: one direction per ordered pair.
 func LODOCommand(ctx context.Context, c LODOConfig) ([]LODODirection, error) {
+	names, groups, err := ParseDatasets(c.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Params) > 0 {
+		return nil, corpus.BadInput("--params: with --lodo every baseline is tuned on the training dataset's val split")
+	}
+	if c.TrainSeedList != "" {
+		seeds, err := corpus.ParseInts("train-seeds", c.TrainSeedList)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range seeds {
+			c.LODO.TrainSeeds = append(c.LODO.TrainSeeds, uint64(s))
+		}
+	}
 	if _, err := policy.ParseGrid(c.LODO.HybridGrid); err != nil {
 		return nil, corpus.BadInput("--hybrid-grid: %v", err)
 	}
-	c.Corpus = slices.Concat(c.Groups...)
+	c.Corpus = slices.Concat(groups...)
 	_, be, err := c.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer be.Finalize()
-	ds, err := FolderDatasets(c.Names, c.Groups)
+	ds, err := FolderDatasets(names, groups)
 	if err != nil {
 		return nil, corpus.BadInput("%v", err)
 	}
 	for i := range ds {
-		if ds[i].Record, err = RecordSources(c.Groups[i]); err != nil {
+		if ds[i].Record, err = RecordSources(groups[i]); err != nil {
 			return nil, err
 		}
 	}

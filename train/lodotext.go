@@ -3,10 +3,22 @@ package train
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"triage/policy"
 )
+
+// WriteLODO writes every direction as `triage cv --lodo` prints them, the S
+// column at the largest of budgets. Like WriteMarkdown it does not check
+// the writer's errors; it returns nil to fit a text printer's signature.
+func WriteLODO(w io.Writer, dirs []LODODirection, budgets []int) error {
+	for _, d := range dirs {
+		d.WriteMarkdown(w, strconv.Itoa(slices.Max(budgets)))
+	}
+	return nil
+}
 
 // WriteMarkdown writes the direction as `triage cv --lodo` prints it: the tuned baselines, E[T] and tokens of
 // every policy (learned and hybrid as mean ± sd over the training seeds, the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"triage/corpus"
 	"triage/corpus/taskset"
@@ -92,7 +90,7 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.IntVar(&f.Roots, "roots", 5, "roots (trees) per task")
 	fl.StringSliceVar(&f.splits, "split", []string{"all"}, "build the tasks of these splits: all, or a comma list of train, val, test")
 	fl.StringVar(&f.Out, "out", "", "output folder")
-	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
+	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+corpus.WorkersZero)
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i); auto or auto/n: i from a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID), n from JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT")
 	fl.BoolVar(&f.Resume, "resume", false, "skip shards that are already complete")
@@ -108,34 +106,18 @@ one corpus into one shared folder or into n folders; readers take the union.
 	return c
 }
 
-// checkBuildFlags checks the flags of corpus build (resolving --workers)
-// and returns the time limits and the shard slice they give.
-func checkBuildFlags(f *corpusBuildFlags) (limits corpus.TimeLimits, shard corpus.Shard, err error) {
-	if f.Out == "" {
-		return limits, shard, badInput("--out is required")
-	}
-	if f.Config.K < 1 || f.Config.D < 1 || f.Roots < 1 || f.TasksPerShard < 1 || f.ReferenceRuns < 1 {
-		return limits, shard, badInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
-	}
-	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
-		return limits, shard, err
-	}
-	if f.proposer != "mutate" && f.proposer != "openai" {
-		return limits, shard, badInput("--proposer %q: want mutate or openai", f.proposer)
-	}
-	if limits, err = f.limitFlags.Limits(); err != nil {
-		return limits, shard, err
-	}
-	if shard, err = corpus.ParseShard(f.shard, os.Getenv); err != nil {
-		return limits, shard, badInput("%v", err)
-	}
-	return limits, shard, nil
-}
-
 func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
-	limits, shard, err := checkBuildFlags(f)
+	f.Config.ProposerName = f.proposer
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	limits, err := f.limitFlags.Limits()
 	if err != nil {
 		return err
+	}
+	shard, err := corpus.ParseShard(f.shard, os.Getenv)
+	if err != nil {
+		return badInput("%v", err)
 	}
 	if shard.Source != "flag" {
 		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
@@ -164,18 +146,15 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	}
 	defer pool.Close()
 	opts := f.BuildOptions
-	opts.Config.ProposerName, opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = f.proposer, prop.Proposer, prop.Model, pool
+	opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = prop.Proposer, prop.Model, pool
 	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, shard.Index, shard.Count, f.tasks
 	opts.Limits, opts.ExecutorSettings = limits, pool.Options().VerdictSettings()
 	start := time.Now()
-	rep := corpus.NewBuildReporter(!f.noProg && term.IsTerminal(int(os.Stderr.Fd())), start)
+	rep := corpus.NewBuildReporter(progressBar(f.noProg), start)
 	opts.Progress = rep.Update
 	man, err := corpus.BuildCorpus(ctx, tasks, opts)
 	rep.Finish()
 	if err != nil {
-		if errors.Is(err, corpus.ErrOutputExists) || errors.Is(err, corpus.ErrSettingsMismatch) || errors.Is(err, corpus.ErrInvalidTasks) {
-			return badInput("%v", err)
-		}
 		return err
 	}
 	wall := time.Since(start).Seconds()

@@ -43,19 +43,7 @@ the validation split).`,
   triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json
   triage eval --corpus out/corpus --split test --paired learned,hybrid  # tree-by-tree ratios against every other policy
   triage eval --corpus out/corpus --split test --json out/eval.json   # table on stdout, JSON to the file`,
-		// `--json FILE` (the form users know from the issue tracker and the
-		// README) writes the JSON summary to FILE and keeps the Markdown table
-		// on stdout; the global --json is a boolean, so FILE arrives as the one
-		// positional argument.
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return nil
-			}
-			if len(args) == 1 && jsonFlag(cmd) {
-				return nil
-			}
-			return badInput("eval takes no arguments (did you mean --json FILE or --corpus DIR?): %q", args)
-		},
+		Args: jsonFileArgs("--corpus DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				if f.jsonFile != "" && f.jsonFile != args[0] {
@@ -74,8 +62,8 @@ the validation split).`,
 	fl.BoolVar(&f.perDepth, "rank-within-depth", false, "ablation: the learned policy ranks edges only within one depth, shallowest depth first")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
-	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", budgetsUsage)
-	fl.IntVar(&f.budget, "budget", 0, fmt.Sprintf("cap on expansions per replay, at most %d (0: until the first fix, needed for E[T])", maxBudget))
+	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", eval.BudgetsUsage)
+	fl.IntVar(&f.budget, "budget", 0, fmt.Sprintf("cap on expansions per replay, at most %d (0: until the first fix, needed for E[T])", eval.MaxBudget))
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU, or 32 with the learned policy)")
@@ -87,35 +75,12 @@ the validation split).`,
 	return c
 }
 
-// evalCorpusDirs checks --corpus (comma-separated folders) and --split.
-func evalCorpusDirs(dirs, split string) ([]string, error) {
-	if dirs == "" {
-		return nil, badInput("--corpus is required")
-	}
-	if err := checkSplit("--split", split); err != nil {
-		return nil, err
-	}
-	list := splitList(dirs)
-	return list, corpus.CheckDirs("--corpus", list)
-}
-
 func runEval(cmd *cobra.Command, f *evalFlags) error {
-	ctx := cmd.Context()
-	budgets, err := parseBudgets("budgets", f.budgets)
+	budgets, err := eval.ParseBudgets("budgets", f.budgets)
 	if err != nil {
 		return err
 	}
-	if f.seeds < 1 || f.resamples < 1 {
-		return badInput("--seeds and --bootstrap must be >= 1")
-	}
-	if f.budget < 0 || f.budget > maxBudget {
-		return badInput("--budget %d: want 0 (no cap) up to %d", f.budget, maxBudget)
-	}
-	workers, err := resolveWorkers(f.workers)
-	if err != nil {
-		return err
-	}
-	names := splitList(f.policies)
+	names := corpus.SplitList(f.policies)
 	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
 		// The default list includes learned and hybrid: a build without an
 		// embedded checkpoint evaluates the baselines and says why they are absent.
@@ -124,48 +89,11 @@ func runEval(cmd *cobra.Command, f *evalFlags) error {
 			names = slices.DeleteFunc(names, policy.NeedsScorer)
 		}
 	}
-	if len(names) == 0 {
-		return badInput("--policies is empty")
-	}
-	ps, err := eval.LoadParams("--params", f.params)
-	if err != nil {
-		return err
-	}
-	dirs, err := evalCorpusDirs(f.corpus, f.split)
-	if err != nil {
-		return err
-	}
-	var lopts []policy.LearnedOption
-	switch f.scoreBy {
-	case "s":
-	case "p1":
-		lopts = append(lopts, policy.ScoreByP1())
-	default:
-		return badInput("--score %q: want s or p1", f.scoreBy)
-	}
-	if f.perDepth {
-		lopts = append(lopts, policy.RankWithinDepth())
-	}
-	if !slices.Contains(names, "learned") && (f.scoreBy != "s" || f.perDepth) {
-		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
-	}
-	var paired []string
-	for _, n := range strings.Split(f.paired, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
-		}
-		if !slices.Contains(names, n) {
-			return badInput("--paired %s: not among --policies %s", n, strings.Join(names, ","))
-		}
-		paired = append(paired, n)
-	}
-	return report.Run(ctx, cmd.OutOrStdout(), report.RunOptions{
-		Dirs: dirs, Corpus: f.corpus, Split: f.split, Names: names, Params: ps, Checkpoint: f.checkpoint,
-		Load: loadLearnedScorer, Learned: lopts, AutoWorkers: f.workers == 0,
-		Eval: eval.Options{
-			Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples, Workers: workers,
-			Paired: paired,
-		},
+	return report.Run(cmd.Context(), cmd.OutOrStdout(), report.RunOptions{
+		Corpus: f.corpus, Split: f.split, Names: names, ParamsFile: f.params, Checkpoint: f.checkpoint,
+		Load: loadLearnedScorer, ScoreBy: f.scoreBy, RankWithinDepth: f.perDepth,
+		Eval: eval.Options{Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples,
+			Workers: f.workers, Paired: corpus.SplitList(f.paired)},
 		ReportPath: f.reportPath, JSONFile: f.jsonFile, JSON: jsonFlag(cmd) && !f.jsonToFile,
 		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy,
 	})

@@ -1,105 +1,20 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
-	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"triage/model"
+	"triage/search/proposer/setup"
+	"triage/search/sandbox"
 )
-
-// splitList splits a comma-separated flag value into its trimmed,
-// non-empty entries.
-func splitList(value string) []string {
-	var out []string
-	for _, v := range strings.Split(value, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// parseList splits a comma-separated flag value into its trimmed, non-empty
-// entries and returns bad input for an entry that is not one of allowed,
-// for one given twice, or for an empty list.
-func parseList(flag, value string, allowed ...string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	for _, v := range splitList(value) {
-		ok := false
-		for _, a := range allowed {
-			ok = ok || v == a
-		}
-		if !ok {
-			return nil, badInput("%s: unknown value %q, want %s", flag, v, strings.Join(allowed, ", "))
-		}
-		if seen[v] {
-			return nil, badInput("%s: %s given twice", flag, v)
-		}
-		seen[v] = true
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		return nil, badInput("%s is empty, want some of %s", flag, strings.Join(allowed, ", "))
-	}
-	return out, nil
-}
-
-// maxBudget bounds every budget flag (eval and cv --budgets, eval --budget,
-// search --budget). The metrics hold S(b) for every b up to the largest
-// budget, for every tree (8 bytes each): memory grows with the budget, and
-// beyond the largest tree's edge count (120 for corpus build's defaults,
-// k = 3, D = 4) a larger budget changes nothing.
-const maxBudget = 10_000
-
-// budgetsUsage is the help of the --budgets flags.
-var budgetsUsage = fmt.Sprintf("budgets B of S(B), C(B), AUSC(B), each 1..%d", maxBudget)
-
-// parseInts parses a comma list such as "4,8,16" into positive ints.
-func parseInts(flag, s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || v < 1 {
-			return nil, badInput("--%s: %q is not a positive integer", flag, p)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// parseBudgets parses a --budgets list: positive ints up to maxBudget.
-func parseBudgets(flag, s string) ([]int, error) {
-	bs, err := parseInts(flag, s)
-	for _, b := range bs {
-		if b > maxBudget {
-			return nil, badInput("--%s: %d is above the largest budget, %d", flag, b, maxBudget)
-		}
-	}
-	return bs, err
-}
-
-// workersZero ends the help of every --workers flag: 0 is one per CPU in
-// every command.
-const workersZero = " (0: one per CPU)"
-
-// resolveWorkers checks a --workers value: 0 means one per CPU; a negative
-// one is bad input.
-func resolveWorkers(n int) (int, error) {
-	switch {
-	case n < 0:
-		return 0, badInput("--workers %d: want ≥ 1, or 0 for one per CPU", n)
-	case n == 0:
-		return runtime.NumCPU(), nil
-	}
-	return n, nil
-}
 
 // deprecatedAlias adds old as a hidden, deprecated name of c's flag name:
 // renamed flags keep working, with a notice on stderr.
@@ -109,8 +24,19 @@ func deprecatedAlias(c *cobra.Command, old, name string) {
 	_ = c.Flags().MarkDeprecated(old, "use --"+name)
 }
 
-// benchModel parses the --arch and --dtype flags of the model benchmarks.
-func benchModel(arch, dtype string) (model.Config, dtypes.DType, error) {
+// modelFlags are the --backend, --arch and --dtype flags of the model
+// benchmarks (bench score and bench train).
+type modelFlags struct{ backend, arch, dtype string }
+
+func (m *modelFlags) register(f *pflag.FlagSet) {
+	f.StringVar(&m.backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
+	f.StringVar(&m.arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
+	f.StringVar(&m.dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
+}
+
+// parse parses --arch and --dtype.
+func (m *modelFlags) parse() (model.Config, dtypes.DType, error) {
+	arch, dtype := m.arch, m.dtype
 	var cfg model.Config
 	switch arch {
 	case "tiny", "small":
@@ -129,12 +55,64 @@ func benchModel(arch, dtype string) (model.Config, dtypes.DType, error) {
 	return cfg, dtypes.Float32, badInput("--dtype %q: want f32 or bf16", dtype)
 }
 
-// readTokenFile reads the bearer token in path (--token-file), trimmed; an
-// unreadable file is bad input.
-func readTokenFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", badInput("--token-file: %v", err)
-	}
-	return strings.TrimSpace(string(data)), nil
+// proposerFlags are the proposer settings `corpus build` and `search`
+// share; both build their proposer from them with newProposer.
+type proposerFlags struct {
+	proposer, baseURL, model, apiKeyEnv string
+	temperature                         float32
+	maxTokens, concurrency, n           int
 }
+
+// addProposerFlags adds the proposer flags to fl; the commands word the
+// help of --temperature and --n each for itself.
+func addProposerFlags(fl *pflag.FlagSet, p *proposerFlags, temperatureUsage, nUsage string) {
+	fl.StringVar(&p.proposer, "proposer", "mutate", "proposer: mutate (offline) or openai")
+	fl.StringVar(&p.baseURL, "base-url", "", "openai: server base URL, e.g. http://127.0.0.1:8000/v1")
+	fl.StringVar(&p.model, "model", "", "openai: model name")
+	fl.StringVar(&p.apiKeyEnv, "api-key-env", "OPENAI_API_KEY", "openai: environment variable holding the API key")
+	fl.Float32Var(&p.temperature, "temperature", 0.7, temperatureUsage)
+	fl.IntVar(&p.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
+	fl.IntVar(&p.concurrency, "concurrency", 8, "openai: requests in flight")
+	fl.IntVar(&p.n, "n", 1, nUsage)
+}
+
+// newProposer builds the proposer of p (setup.New); bad options are bad
+// input, a server that fails its check is a failure of the command named.
+func newProposer(ctx context.Context, command string, p proposerFlags, seed uint64) (setup.Proposer, error) {
+	built, err := setup.New(ctx, setup.Options{Name: p.proposer, Seed: seed, BaseURL: p.baseURL, Model: p.model,
+		APIKey: os.Getenv(p.apiKeyEnv), N: p.n, Temperature: p.temperature, MaxTokens: p.maxTokens, Concurrency: p.concurrency})
+	var inv *setup.InvalidError
+	switch {
+	case errors.As(err, &inv):
+		return built, badInput("%v", inv.Err)
+	case err != nil:
+		return built, fmt.Errorf("%s: %w", command, err)
+	}
+	return built, nil
+}
+
+// limitsFlag is the value of --sandbox-limits.
+type limitsFlag struct{ p *sandbox.LimitsPolicy }
+
+func (f limitsFlag) String() string { return string(*f.p) }
+func (f limitsFlag) Type() string   { return "require|warn" }
+func (f limitsFlag) Set(s string) error {
+	p, err := sandbox.ParseLimitsPolicy(s)
+	if err == nil {
+		*f.p = p
+	}
+	return err
+}
+
+// addSandboxLimitsFlag adds --sandbox-limits to a command that starts a
+// sandbox and sets *p to its value: require (the default) refuses to run
+// (exit 2) when the workers' cgroup memory and process limits cannot be
+// set up, warn runs without them.
+func addSandboxLimitsFlag(c *cobra.Command, p *sandbox.LimitsPolicy) {
+	*p = sandbox.LimitsRequire
+	c.Flags().Var(limitsFlag{p}, "sandbox-limits", "require: refuse to run (exit 2) without the sandbox's cgroup memory and process limits; warn: run without them (docs/deploy.md)")
+}
+
+// progressBar reports whether a command shows its progress bar: on a
+// terminal, unless --no-progress (off).
+func progressBar(off bool) bool { return !off && term.IsTerminal(int(os.Stderr.Fd())) }

@@ -3,26 +3,15 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 
 	"triage/checkpoints"
 	"triage/model"
 	"triage/policy"
 )
 
-// learnedBackend is the backend learned scorers run on: GOMLX_BACKEND when
-// set (e.g. xla:cuda), else the CPU backend.
-func learnedBackend() string {
-	if b := os.Getenv("GOMLX_BACKEND"); b != "" {
-		return b
-	}
-	return model.DefaultBackend
-}
-
 // loadLearnedScorer opens a checkpoint folder ("" for the embedded default)
-// and compiles its model on the learned backend. A missing, truncated or mismatched checkpoint is bad
-// input (exit 2).
+// with model.OpenScorer. A missing, truncated or mismatched checkpoint is
+// bad input (exit 2).
 func loadLearnedScorer(ctx context.Context, path string) (policy.Scorer, func(), error) {
 	if path == "" {
 		p, err := checkpoints.DefaultPath()
@@ -31,21 +20,12 @@ func loadLearnedScorer(ctx context.Context, path string) (policy.Scorer, func(),
 		}
 		path = p
 	}
-	b, err := model.LoadCheckpoint(path)
-	if err != nil {
-		if errors.Is(err, model.ErrCheckpoint) {
-			return nil, func() {}, badInput("%v", err)
-		}
-		return nil, func() {}, err
+	s, release, err := model.OpenScorer(path)
+	switch {
+	case errors.Is(err, model.ErrCheckpoint):
+		return nil, release, badInput("%v", err)
+	case err != nil:
+		return nil, release, err
 	}
-	be, err := model.NewBackend(learnedBackend())
-	if err != nil {
-		return nil, func() {}, fmt.Errorf("learned policy: %w", err)
-	}
-	s, err := b.Scorer(be, 64)
-	if err != nil {
-		be.Finalize()
-		return nil, func() {}, fmt.Errorf("learned policy: %w", err)
-	}
-	return s, func() { s.Close(); be.Finalize() }, nil
+	return s, release, nil
 }

@@ -42,7 +42,7 @@ func exitCode(err error) int {
 	}
 	fmt.Fprintln(os.Stderr, "triage:", err)
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, corpus.ErrCorruptShard) || errors.Is(err, sandbox.ErrNoLimits) {
+	if errors.As(err, &ue) || errors.Is(err, sandbox.ErrNoLimits) {
 		return exitUsage
 	}
 	return exitFailure

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -177,5 +178,28 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 	}
 }
 
+// jsonFileArgs is the argument check of eval and search, which take
+// `--json FILE` (the form users know from the issue tracker and the README):
+// the JSON result goes to FILE and the Markdown table to stdout. The global
+// --json is a boolean, so FILE arrives as the one positional argument; hint
+// is the command's likeliest flag for a stray argument.
+func jsonFileArgs(hint string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 0 || (len(args) == 1 && jsonFlag(c)) {
+			return nil
+		}
+		return badInput("%s takes no arguments (did you mean --json FILE or %s?): %q", c.Name(), hint, args)
+	}
+}
+
 // printJSON writes v as indented JSON to w.
 var printJSON = report.WriteJSON
+
+// printResult prints a command's result v on its stdout: as JSON with
+// --json, else as text writes it.
+func printResult(cmd *cobra.Command, v any, text func(io.Writer) error) error {
+	if jsonFlag(cmd) {
+		return printJSON(cmd.OutOrStdout(), v)
+	}
+	return text(cmd.OutOrStdout())
+}

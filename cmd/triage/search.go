@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"slices"
 	"strings"
+	"triage/corpus"
 	"triage/corpus/taskset"
+	"triage/search/eval"
 	"triage/search/live"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"triage/policy"
 	"triage/search/eval/report"
@@ -20,8 +19,7 @@ import (
 // searchFlags are search's flags: most of them bind to live.Config.
 type searchFlags struct {
 	live.Config
-	tasks, split, taskIDs, methods string
-	policies, judge, jsonFile      string
+	tasks, taskIDs, methods, policies, jsonFile string
 	proposerFlags
 	jsonToFile, noProg, skipBadLines bool
 	limitFlags                       timeLimitFlags
@@ -69,12 +67,7 @@ with several methods or policies, each gets DIR/<name>.`,
       --method tsapr --judge auto --budget 16 --out out/tsapr --json out/tsapr.json
   triage search --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:11434/v1 --model qwen3:8b \
       --method policy,tsapr --policy learned --budget 16`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 || (len(args) == 1 && jsonFlag(cmd)) {
-				return nil
-			}
-			return badInput("search takes no arguments (did you mean --json FILE or --tasks FILE?): %q", args)
-		},
+		Args: jsonFileArgs("--tasks FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				f.jsonFile, f.jsonToFile = args[0], true
@@ -89,7 +82,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
-	fl.StringVar(&f.split, "split", "all", "search the tasks of one split: train, val, test or all")
+	fl.StringVar(&f.Split, "split", "all", "search the tasks of one split: train, val, test or all")
 	fl.StringVar(&f.taskIDs, "task-ids", "", "search only these tasks (comma-separated ids)")
 	fl.IntVar(&f.Roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
@@ -97,12 +90,12 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, hybrid, "+strings.Join(policy.Baselines, ", "))
 	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.ParamsFile, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
-	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", maxBudget))
+	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", eval.MaxBudget))
 	fl.IntVar(&f.K, "k", 3, "policy: edits proposed per program")
 	fl.IntVar(&f.D, "depth", 4, "policy: maximum depth (root = 0)")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)",
 		"openai policy proposer: completions per diagnose call")
-	fl.StringVar(&f.judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
+	fl.StringVar(&f.Judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
 	fl.StringVar(&f.TSAPR.JudgeModel, "judge-model", "", "tsapr: judging model (default --model)")
 	fl.IntVar(&f.TSAPR.Samples, "samples", 5, "tsapr: judge replies averaged per patch")
 	fl.Float64Var(&f.TSAPR.C, "c", 0.7, "tsapr: UCT exploration constant C")
@@ -112,7 +105,7 @@ with several methods or policies, each gets DIR/<name>.`,
 	fl.BoolVar(&f.TSAPR.UntilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
 	fl.StringVar(&f.Out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON result to this file (as 'eval --json-file'; '--json FILE' does the same)")
-	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
+	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+corpus.WorkersZero)
 	fl.IntVar(&f.Resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
@@ -122,68 +115,28 @@ with several methods or policies, each gets DIR/<name>.`,
 }
 
 func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
-	if f.Budget < 1 || f.Roots < 1 || f.K < 1 || f.D < 1 || f.Resamples < 1 {
-		return badInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
-	}
-	if f.Budget > maxBudget {
-		return badInput("--budget %d is above the largest budget, %d", f.Budget, maxBudget)
-	}
 	var err error
 	if f.Limits, err = f.limitFlags.Limits(); err != nil {
 		return err
 	}
-	if f.Workers, err = resolveWorkers(f.Workers); err != nil {
-		return err
-	}
-	if f.Out != "" {
-		if err := live.CheckOut(f.Out); err != nil {
-			return err
-		}
-	}
-	if err := checkSplit("--split", f.split, "all"); err != nil {
+	f.Methods, f.ProposerName, f.Given = corpus.SplitList(f.methods), f.proposer, cmd.Flags().Changed
+	if err := f.Config.Validate(); err != nil {
 		return err
 	}
 	all, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}
-	tasks, err := live.SelectTasks(all, f.tasks, f.split, f.taskIDs)
-	if err != nil {
+	if f.Tasks, err = live.SelectTasks(all, f.tasks, f.Split, f.taskIDs); err != nil {
 		return err
-	}
-	methods, err := live.ParseMethods(splitList(f.methods))
-	if err != nil {
-		return err
-	}
-	usesPolicy, usesTSAPR := slices.Contains(methods, "policy"), slices.Contains(methods, "tsapr")
-	if !usesPolicy && cmd.Flags().Changed("policy") {
-		return badInput("--policy applies to --method policy")
-	}
-	if !usesTSAPR {
-		for _, name := range []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"} {
-			if cmd.Flags().Changed(name) {
-				return badInput("--%s applies to --method tsapr", name)
-			}
-		}
-	}
-	if usesTSAPR && f.proposer != "openai" {
-		return badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
-	}
-	judge, err := tsapr.ParseJudgeMode(f.judge)
-	if err != nil {
-		return badInput("--judge: %v", err)
-	}
-	if f.TSAPR.C < 0 || !(f.TSAPR.Beta >= 0 && f.TSAPR.Beta <= 1) || f.TSAPR.MaxExpansion < 1 || f.TSAPR.Samples < 1 {
-		return badInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
 	}
 	prop, err := newProposer(ctx, "search", f.proposerFlags, f.Seed)
 	if err != nil {
 		return err
 	}
-	f.TSAPR.Judge, f.TSAPR.Model, f.TSAPR.ModelName = judge, f.model, f.model
-	f.Tasks, f.TasksSource, f.Methods, f.Policies, f.LoadScorer = tasks, f.tasks, methods, splitList(f.policies), loadLearnedScorer
-	f.Proposer, f.ProposerName, f.OnRoot = prop, f.proposer, searchAfterRoot
-	f.Progress = !f.noProg && term.IsTerminal(int(os.Stderr.Fd()))
+	f.TSAPR.Model, f.TSAPR.ModelName, f.TasksSource, f.Policies = f.model, f.model, f.tasks, corpus.SplitList(f.policies)
+	f.Proposer, f.LoadScorer, f.OnRoot = prop, loadLearnedScorer, searchAfterRoot
+	f.Progress = progressBar(f.noProg)
 	rep, err := live.Search(ctx, f.Config)
 	if err != nil {
 		return err

@@ -72,7 +72,7 @@ a load balancer. An unreachable, held or newer-version store is exit 2.`,
 			ctx := cmd.Context()
 			if tokenFile != "" {
 				var err error
-				if opts.Token, err = readTokenFile(tokenFile); err != nil {
+				if opts.Token, err = serve.ReadToken(tokenFile); err != nil {
 					return err
 				}
 				if opts.Token == "" {

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"triage/model"
+	"triage/policy"
+	"triage/search/eval"
+	"triage/search/eval/report"
 	"triage/train"
 )
 
@@ -95,7 +98,7 @@ func addTrainFlags(c *cobra.Command, f *trainFlags) {
 
 func runTrain(ctx context.Context, f *trainFlags) error {
 	run, err := train.RunCommand(ctx, train.RunConfig{Setup: f.Setup, Resume: f.resume, RecordTest: f.recordTest,
-		Progress: !f.noProgress && term.IsTerminal(int(os.Stderr.Fd())), Versions: trainVersions(), Command: commandLine()})
+		Progress: progressBar(f.noProgress), Versions: trainVersions(), Command: commandLine()})
 	if err != nil {
 		return err
 	}
@@ -115,3 +118,109 @@ func trainVersions() map[string]string { return train.Versions(buildCommit, buil
 
 // commandLine is this process's command line, for the record.
 func commandLine() string { return train.CommandLine(os.Args[1:]) }
+
+func newCVCmd() *cobra.Command {
+	f := &trainFlags{}
+	var folds, seeds, resamples int
+	var foldSeed uint64
+	var params, budgets, jsonFile string
+	var ablations bool
+	var lodo lodoFlags
+	c := &cobra.Command{
+		Use:   "cv",
+		Short: "Cross-validate the learned policy by task: train per fold, score held-out tasks beside every baseline",
+		Long: `cv splits the corpus's tasks into --folds folds (by a seeded hash, so every
+tree of a task lands in one fold). For each fold it trains a model on the
+other folds' trees outside the val split, picks the checkpoint by E[T] on
+their val-split trees, and replays that model and every baseline on the
+held-out fold's trees only. Outcomes of all folds are pooled per policy:
+E[T], tokens, S(B), C(B), AUSC(B) with standard errors from a bootstrap
+clustered by task. A bundled test split has 15 tasks, too few to separate
+policies; cross-validation by task uses every task once as held-out data.
+
+Training flags are those of 'triage train'; --out holds fold-N/ checkpoints.
+--ablations also scores each fold's model by p1 alone and by ranking within
+each depth (CodeTriage Table 1).
+
+--lodo is leave-one-dataset-out, the cross-dataset judge: --corpus names
+each dataset (NAME=DIR[,DIR...], repeated). For every ordered pair it
+trains on one dataset's train split (checkpoint chosen on its val split),
+tunes every baseline and the hybrid on the same val split, and scores
+learned, hybrid and the tuned baselines on the other dataset's test split
+(--all-splits: every split), one model per --train-seeds seed, with the
+spread over seeds and the paired comparison against every baseline.`,
+		Example: `  triage cv --corpus out/full --folds 5 --out cv/
+  triage cv --corpus out/full --folds 5 --params tuned.json --json-file cv.json --out cv/
+  triage cv --lodo --corpus bundled=out/b1,out/b5 --corpus mbpp=out/m --train-seeds 1,2,3 --out lodo/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if folds < 2 && !lodo.on {
+				return badInput("--folds must be ≥ 2")
+			}
+			bs, ps, err := train.CheckReplay(seeds, resamples, budgets, params)
+			if err != nil {
+				return err
+			}
+			if lodo.on {
+				return runLODO(cmd, f, &lodo, ps, seeds, resamples, bs, jsonFile)
+			}
+			res, err := train.CVCommand(cmd.Context(), train.CVConfig{Setup: f.Setup, Folds: folds, FoldSeed: foldSeed,
+				Params: ps, Seeds: seeds, Resamples: resamples, Budgets: bs, Ablations: ablations,
+				Progress: progressBar(f.noProgress), Versions: trainVersions()})
+			if err != nil {
+				return err
+			}
+			js := map[string]any{"report": report.JSON(res.Report), "folds": res.Folds, "paired": res.Paired}
+			if jsonFile != "" {
+				if err := report.WriteJSONFile(jsonFile, map[string]any{"report": js["report"], "folds": res.Folds, "paired": res.Paired, "outcomes": res.Outcomes}); err != nil {
+					return err
+				}
+			}
+			return printResult(cmd, js, res.WriteText)
+		},
+	}
+	addTrainFlags(c, f)
+	fl := c.Flags()
+	fl.IntVar(&folds, "folds", 5, "number of folds of tasks")
+	fl.Uint64Var(&foldSeed, "fold-seed", 1, "seed of the assignment of tasks to folds")
+	fl.StringVar(&params, "params", "", "baseline hyperparameters (JSON from 'triage tune')")
+	fl.StringVar(&budgets, "budgets", "4,8,16,36", eval.BudgetsUsage)
+	fl.IntVar(&seeds, "seeds", 10, "seeds per stochastic baseline")
+	fl.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples of tasks")
+	fl.StringVar(&jsonFile, "json-file", "", "also write the JSON result to this file")
+	fl.BoolVar(&ablations, "ablations", false, "also score each fold's model by p1 alone and within depths")
+	lodo.register(c)
+	return c
+}
+
+// lodoFlags are the flags of `triage cv --lodo`.
+type lodoFlags struct {
+	on, allSplits, noHybrid, noEnsemble bool
+	trainSeeds, hybridGrid              string
+}
+
+func (l *lodoFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.BoolVar(&l.on, "lodo", false, "leave one dataset out: --corpus NAME=DIR[,DIR...] per dataset; train on each, score on the others")
+	fl.StringVar(&l.trainSeeds, "train-seeds", "", "with --lodo: training seeds, one model each, e.g. 1,2,3 (default: --seed)")
+	fl.BoolVar(&l.allSplits, "all-splits", false, "with --lodo: score every split of the held-out dataset, not only its test split")
+	fl.BoolVar(&l.noHybrid, "no-hybrid", false, "with --lodo: leave the hybrid policy out")
+	fl.BoolVar(&l.noEnsemble, "no-ensemble", false, "with --lodo and several --train-seeds: leave out the ensemble (the mean of the seeds' models)")
+	fl.StringVar(&l.hybridGrid, "hybrid-grid", train.DefaultHybridGrid, "with --lodo: grid the hybrid is tuned over on the training dataset's val split")
+}
+
+// runLODO is `triage cv --lodo`.
+func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int, jsonFile string) error {
+	dirs, err := train.LODOCommand(cmd.Context(), train.LODOConfig{Setup: f.Setup, Params: ps, TrainSeedList: l.trainSeeds,
+		LODO: train.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble, AllSplits: l.allSplits,
+			Seeds: seeds, Budgets: budgets, Resamples: resamples},
+		Versions: trainVersions(), Command: commandLine()})
+	if err != nil {
+		return err
+	}
+	if jsonFile != "" {
+		if err := report.WriteJSONFile(jsonFile, map[string]any{"lodo": dirs}); err != nil {
+			return err
+		}
+	}
+	return printResult(cmd, map[string]any{"lodo": dirs}, func(w io.Writer) error { return train.WriteLODO(w, dirs, budgets) })
+}

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
-	"triage/policy"
 	"triage/search/eval"
 	"triage/search/eval/report"
 )
@@ -38,36 +37,12 @@ split is refused.`,
 	fl.StringVar(&f.out, "out", "", "JSON file of chosen hyperparameters, merged if it exists (required)")
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the hybrid policy (default: the embedded default)")
-	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+workersZero)
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+corpus.WorkersZero)
 	return c
 }
 
 func runTune(cmd *cobra.Command, f *tuneFlags) error {
-	if f.split == corpus.SplitTest {
-		return badInput("--split test: hyperparameters are tuned on val (or train), never on test")
-	}
-	if f.policy == "" || f.grid == "" || f.out == "" {
-		return badInput("--policy, --grid and --out are required")
-	}
-	if f.metric != "ET" && f.metric != "AUSC" {
-		return badInput("--metric %q: want ET or AUSC", f.metric)
-	}
-	if f.seeds < 1 {
-		return badInput("--seeds must be >= 1")
-	}
-	workers, err := resolveWorkers(f.workers)
-	if err != nil {
-		return err
-	}
-	points, err := policy.ParseGrid(f.grid)
-	if err != nil {
-		return badInput("--grid: %v", err)
-	}
-	dirs, err := evalCorpusDirs(f.corpus, f.split)
-	if err != nil {
-		return err
-	}
-	return report.Tune(cmd.Context(), cmd.OutOrStdout(), report.TuneOptions{Dirs: dirs, Corpus: f.corpus, Split: f.split,
-		Policy: f.policy, Points: points, Checkpoint: f.checkpoint, Load: loadLearnedScorer, Metric: eval.Metric(f.metric),
-		Out: f.out, Seeds: f.seeds, Workers: workers, AutoWorkers: f.workers == 0, JSON: jsonFlag(cmd)})
+	return report.Tune(cmd.Context(), cmd.OutOrStdout(), report.TuneOptions{Corpus: f.corpus, Split: f.split,
+		Policy: f.policy, Grid: f.grid, Checkpoint: f.checkpoint, Load: loadLearnedScorer, Metric: eval.Metric(f.metric),
+		Out: f.out, Seeds: f.seeds, Workers: f.workers, JSON: jsonFlag(cmd)})
 }

@@ -53,6 +53,65 @@ type Config struct {
 	// finished search with the number finished so far.
 	Progress bool
 	OnRoot   func(done int)
+	// Split (train, val, test or all), Judge (--judge: llm, tests or auto)
+	// and Given (whether the user gave the flag of that name) are what
+	// Validate checks besides the fields above; it sets TSAPR.Judge.
+	Split, Judge string
+	Given        func(flag string) bool
+}
+
+// tsaprFlags are the flags that apply to --method tsapr alone.
+var tsaprFlags = []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"}
+
+// Validate checks c as the flags of `triage search` filled it (before the
+// tasks are read): counts, the budget, --workers (resolved), --out,
+// --split, the methods and the flags that apply to only one of them. A bad
+// value is bad input (corpus.InputError) naming its flag.
+func (c *Config) Validate() error {
+	if c.Budget < 1 || c.Roots < 1 || c.K < 1 || c.D < 1 || c.Resamples < 1 {
+		return corpus.BadInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
+	}
+	if c.Budget > eval.MaxBudget {
+		return corpus.BadInput("--budget %d is above the largest budget, %d", c.Budget, eval.MaxBudget)
+	}
+	var err error
+	if c.Workers, err = corpus.Workers(c.Workers); err != nil {
+		return err
+	}
+	if c.Out != "" {
+		if err := CheckOut(c.Out); err != nil {
+			return err
+		}
+	}
+	if err := corpus.CheckSplit("--split", c.Split, "all"); err != nil {
+		return err
+	}
+	if c.Methods, err = ParseMethods(c.Methods); err != nil {
+		return err
+	}
+	given := c.Given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	if !slices.Contains(c.Methods, "policy") && given("policy") {
+		return corpus.BadInput("--policy applies to --method policy")
+	}
+	usesTSAPR := slices.Contains(c.Methods, "tsapr")
+	for _, name := range tsaprFlags {
+		if !usesTSAPR && given(name) {
+			return corpus.BadInput("--%s applies to --method tsapr", name)
+		}
+	}
+	if usesTSAPR && c.ProposerName != "openai" {
+		return corpus.BadInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
+	}
+	if c.TSAPR.Judge, err = tsapr.ParseJudgeMode(c.Judge); err != nil {
+		return corpus.BadInput("--judge: %v", err)
+	}
+	if t := c.TSAPR; t.C < 0 || !(t.Beta >= 0 && t.Beta <= 1) || t.MaxExpansion < 1 || t.Samples < 1 {
+		return corpus.BadInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
+	}
+	return nil
 }
 
 // Search builds the policies and TSAPR of c, starts the sandbox, sets each

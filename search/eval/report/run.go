@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"triage/corpus"
 	"triage/policy"
@@ -27,7 +28,15 @@ type RunOptions struct {
 	Checkpoint string
 	Load       eval.ScorerLoader
 	Learned    []policy.LearnedOption
-	Eval       eval.Options
+	// ParamsFile (--params), ScoreBy (--score: s or p1) and
+	// RankWithinDepth (--rank-within-depth) are the flags Validate turns
+	// into Params and Learned.
+	ParamsFile      string
+	ScoreBy         string
+	RankWithinDepth bool
+	// Eval's Workers is the --workers value until Validate resolves it (0:
+	// one per CPU).
+	Eval eval.Options
 	// AutoWorkers (no --workers given) runs 32 replays at once when a
 	// policy needs the scorer: its episodes wait on the shared scorer, and
 	// more of them in flight fill its batches.
@@ -39,9 +48,74 @@ type RunOptions struct {
 	ViewPolicy  string // policy in the viewer ("" for learned if evaluated, else passrate)
 }
 
-// Run evaluates the policies on the split and writes the Markdown table
-// (or the JSON summary) to w, and the files RunOptions names.
+// Validate checks o as the flags of `triage eval` filled it (Corpus,
+// Split, Names, the flags' values) and fills what they give: Dirs, Params,
+// Learned, AutoWorkers and the resolved Eval.Workers. A bad value is bad
+// input (corpus.InputError) naming its flag.
+func (o *RunOptions) Validate() error {
+	e := &o.Eval
+	if e.Seeds < 1 || e.Resamples < 1 {
+		return corpus.BadInput("--seeds and --bootstrap must be >= 1")
+	}
+	if e.MaxExpansions < 0 || e.MaxExpansions > eval.MaxBudget {
+		return corpus.BadInput("--budget %d: want 0 (no cap) up to %d", e.MaxExpansions, eval.MaxBudget)
+	}
+	o.AutoWorkers = e.Workers == 0
+	var err error
+	if e.Workers, err = corpus.Workers(e.Workers); err != nil {
+		return err
+	}
+	if len(o.Names) == 0 {
+		return corpus.BadInput("--policies is empty")
+	}
+	if o.Params, err = eval.LoadParams("--params", o.ParamsFile); err != nil {
+		return err
+	}
+	if o.Dirs, err = CorpusDirs(o.Corpus, o.Split); err != nil {
+		return err
+	}
+	o.Learned = nil
+	switch o.ScoreBy {
+	case "s":
+	case "p1":
+		o.Learned = append(o.Learned, policy.ScoreByP1())
+	default:
+		return corpus.BadInput("--score %q: want s or p1", o.ScoreBy)
+	}
+	if o.RankWithinDepth {
+		o.Learned = append(o.Learned, policy.RankWithinDepth())
+	}
+	if !slices.Contains(o.Names, "learned") && (o.ScoreBy != "s" || o.RankWithinDepth) {
+		return corpus.BadInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
+	}
+	for _, n := range e.Paired {
+		if !slices.Contains(o.Names, n) {
+			return corpus.BadInput("--paired %s: not among --policies %s", n, strings.Join(o.Names, ","))
+		}
+	}
+	return nil
+}
+
+// CorpusDirs checks --corpus (comma-separated folders) and --split, and
+// returns the folders.
+func CorpusDirs(dirs, split string) ([]string, error) {
+	if dirs == "" {
+		return nil, corpus.BadInput("--corpus is required")
+	}
+	if err := corpus.CheckSplit("--split", split); err != nil {
+		return nil, err
+	}
+	list := corpus.SplitList(dirs)
+	return list, corpus.CheckDirs("--corpus", list)
+}
+
+// Run validates o, evaluates the policies on the split and writes the
+// Markdown table (or the JSON summary) to w, and the files RunOptions
+// names.
 func Run(ctx context.Context, w io.Writer, o RunOptions) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
 	pols, release, err := eval.BuildPolicies(ctx, "--policies", o.Names, o.Params, o.Checkpoint, o.Load, o.Learned...)
 	defer release()
 	if err != nil {

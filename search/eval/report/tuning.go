@@ -40,26 +40,60 @@ type TuneOptions struct {
 	Dirs          []string
 	Corpus, Split string
 	Policy        string
-	Points        []policy.Params
+	// Grid is the --grid value; Validate parses it into Points.
+	Grid   string
+	Points []policy.Params
 	// Checkpoint and Load give the scorer of a policy that needs one.
 	Checkpoint string
 	Load       eval.ScorerLoader
 	Metric     eval.Metric
 	Out        string
 	Seeds      int
-	// Workers replay at once; AutoWorkers (no --workers given) lets a
-	// policy with a scorer run 32, to fill the scorer's batches.
+	// Workers replay at once (the --workers value, 0: one per CPU, until
+	// Validate resolves it); AutoWorkers (no --workers given) lets a policy
+	// with a scorer run 32, to fill the scorer's batches.
 	Workers     int
 	AutoWorkers bool
 	// JSON prints the JSON record instead of the table.
 	JSON bool
 }
 
-// Tune replays o.Policy at every grid point on the split, keeps the best
-// point by o.Metric, merges it into o.Out, and writes the grid table (or
-// the JSON record) to w. An unreadable or malformed o.Out is bad input,
-// found before any replay.
+// Validate checks o as the flags of `triage tune` filled it and fills
+// what they give: Points, Dirs, AutoWorkers and the resolved Workers. A bad
+// value is bad input (corpus.InputError) naming its flag.
+func (o *TuneOptions) Validate() error {
+	if o.Split == corpus.SplitTest {
+		return corpus.BadInput("--split test: hyperparameters are tuned on val (or train), never on test")
+	}
+	if o.Policy == "" || o.Grid == "" || o.Out == "" {
+		return corpus.BadInput("--policy, --grid and --out are required")
+	}
+	if o.Metric != eval.MetricET && o.Metric != eval.MetricAUSC {
+		return corpus.BadInput("--metric %q: want ET or AUSC", o.Metric)
+	}
+	if o.Seeds < 1 {
+		return corpus.BadInput("--seeds must be >= 1")
+	}
+	o.AutoWorkers = o.Workers == 0
+	var err error
+	if o.Workers, err = corpus.Workers(o.Workers); err != nil {
+		return err
+	}
+	if o.Points, err = policy.ParseGrid(o.Grid); err != nil {
+		return corpus.BadInput("--grid: %v", err)
+	}
+	o.Dirs, err = CorpusDirs(o.Corpus, o.Split)
+	return err
+}
+
+// Tune validates o, replays o.Policy at every grid point on the split,
+// keeps the best point by o.Metric, merges it into o.Out, and writes the
+// grid table (or the JSON record) to w. An unreadable or malformed o.Out is
+// bad input, found before any replay.
 func Tune(ctx context.Context, w io.Writer, o TuneOptions) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
 	var sc *eval.SharedScorer
 	workers := o.Workers
 	if policy.NeedsScorer(o.Policy) {

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"triage/corpus"
+	"triage/corpus/taskset"
+	"triage/search/proposer/mutate"
+	"triage/search/sandbox"
+)
+
+// skipBadLinesUsage is the help of every --skip-bad-lines flag.
+const skipBadLinesUsage = "use the valid tasks of a file with malformed lines instead of refusing it (exit 2)"
+
+// newTasksConvertCmd parses flags and calls corpus.ReadMBPP and
+// corpus.ConvertMBPP, which hold the conversion.
+func newTasksConvertCmd() *cobra.Command {
+	var from, in, out string
+	var workers int
+	var sbLimits sandbox.LimitsPolicy
+	c := &cobra.Command{
+		Use:   "convert",
+		Short: "Convert a public task set (MBPP) into the task format, keeping what the sandbox confirms",
+		Long: `convert reads MBPP's mbpp.jsonl (--from mbpp) and writes a task file: one
+task per MBPP task (id mbpp_NNN, MBPP's own split: 1–10 and 601–974 train,
+511–600 val, 11–510 test; source mbpp, license CC-BY-4.0), its test file one
+pytest function per assert, test_setup_code kept, line endings normalised.
+Challenge asserts are kept where the reference passes them; then every task
+goes through the checks 'tasks validate' runs, and a task that fails them is
+left out and listed with the reason. A malformed line is bad input (exit 2,
+naming the line). An input whose sha256 is not the verified original's is
+converted with a warning. docs/tasks.md says where the file comes from.`,
+		Example: `  triage tasks convert --from mbpp --in mbpp.jsonl --out corpus/mbpp/tasks.jsonl
+  triage tasks convert --from mbpp --in mbpp.jsonl --out out/mbpp-tasks.jsonl --workers 2 --json > report.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case from != corpus.MBPPSource:
+				return badInput("--from %q: the only converter is %q", from, corpus.MBPPSource)
+			case in == "" || out == "":
+				return badInput("--in and --out are required")
+			case taskset.SamePath(in, out):
+				return badInput("--out %s is the --in file", out)
+			}
+			nw, err := corpus.Workers(workers)
+			if err != nil {
+				return err
+			}
+			problems, err := corpus.ReadMBPPFile(in)
+			if err != nil {
+				return err
+			}
+			pool, err := sandbox.Start(nw, sbLimits, nil, false)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			progress := func(done, total int) {
+				if done%100 == 0 || done == total {
+					slog.Info("checking", "tasks", done, "of", total)
+				}
+			}
+			tasks, rep, err := corpus.ConvertMBPP(cmd.Context(), corpus.NewCachedExecutor(pool), problems,
+				corpus.MBPPOptions{Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), Progress: progress})
+			if err != nil {
+				return err
+			}
+			if err := corpus.WriteTasksFile(out, tasks); err != nil {
+				return err
+			}
+			return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
+		},
+	}
+	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp"`)
+	c.Flags().StringVar(&in, "in", "", "the task set's file (mbpp.jsonl)")
+	c.Flags().StringVar(&out, "out", "", "output task file (JSONL)")
+	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+corpus.WorkersZero)
+	addSandboxLimitsFlag(c, &sbLimits)
+	return c
+}
+
+type tasksInjectFlags struct {
+	tasks, out   string
+	roots        int
+	workers      int
+	seed         uint64
+	replace      bool
+	skipBadLines bool
+	limits       sandbox.LimitsPolicy
+}
+
+func newTasksInjectCmd() *cobra.Command {
+	f := &tasksInjectFlags{}
+	c := &cobra.Command{
+		Use:   "inject",
+		Short: "Plant bugs in reference solutions to make buggy roots (writes tasks with roots)",
+		Long: `inject makes the buggy starting programs (roots) of every task: it applies 1–3
+seeded mutations (comparison, arithmetic and boolean operators, constants,
+off-by-one bounds, swapped operands or arguments, wrong variables, negated
+conditions, deleted statements, changed return values) to the reference
+solution, runs each mutant in the sandbox, and keeps only mutants that load
+and fail at least one test, each program once, up to --roots per task. The
+same task file and seed give the same roots.
+
+Tasks that already have roots keep them unless --replace is given. The
+output is the task file (JSONL) with roots filled; tasks for which no
+failing mutant was found are written without roots and listed. A task
+file with malformed lines is refused (exit 2, file:line) unless
+--skip-bad-lines; --out must not be the --tasks file.`,
+		Example: `  triage tasks inject --tasks bundled --roots 5 --seed 1 --out out/tasks-with-roots.jsonl
+  triage tasks inject --tasks kodcode.jsonl --roots 3 --out out/k3.jsonl --json`,
+		RunE: func(cmd *cobra.Command, args []string) error { return tasksInjectHandler(cmd.Context(), cmd, f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
+	fl.StringVar(&f.out, "out", "", "output JSONL file (the tasks with roots)")
+	fl.IntVar(&f.roots, "roots", 5, "roots per task (at most)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutations")
+	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+corpus.WorkersZero)
+	fl.BoolVar(&f.replace, "replace", false, "replace roots that tasks already have")
+	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage+"; the output leaves them out")
+	addSandboxLimitsFlag(c, &f.limits)
+	return c
+}
+
+func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectFlags) error {
+	if f.out == "" {
+		return badInput("--out is required")
+	}
+	if f.roots < 1 {
+		return badInput("--roots must be ≥ 1, got %d", f.roots)
+	}
+	var err error
+	if f.workers, err = corpus.Workers(f.workers); err != nil {
+		return err
+	}
+	if !taskset.Builtin(f.tasks) && f.tasks != "" && taskset.SamePath(f.tasks, f.out) {
+		return badInput("--out %s is the --tasks file: write the tasks with roots to a new file", f.out)
+	}
+	tasks, err := taskset.Load(f.tasks, f.skipBadLines)
+	if err != nil {
+		return err
+	}
+	pool, err := sandbox.Start(f.workers, f.limits, nil, false)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	start := time.Now()
+	// Each task runs up to 8 mutants at once: one task per worker keeps
+	// every worker busy.
+	if err := corpus.FillRoots(ctx, tasks, mutate.Inject, corpus.NewCachedExecutor(pool), f.roots, f.seed, f.workers, f.replace); err != nil {
+		return err
+	}
+
+	rep := corpus.NewInjectReport(tasks, f.out, f.seed)
+	if err := corpus.WriteTasksFile(f.out, tasks); err != nil {
+		return err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return printResult(cmd, rep, rep.WriteText)
+}
+
+func newTasksValidateCmd() *cobra.Command {
+	var (
+		spec     string
+		workers  int
+		lf       timeLimitFlags
+		sbLimits sandbox.LimitsPolicy
+	)
+	c := &cobra.Command{
+		Use:   "validate",
+		Short: "Run every task's reference and roots; report references that fail and roots that pass",
+		Long: `validate loads a task file (JSONL, KodCode-compatible; or "bundled"), runs each
+task's reference solution and each of its roots in the sandbox, and reports the
+tasks that fail the input checks 'triage corpus build' also runs first: the
+reference passes every test, the test file collects at least one test, and
+each root loads and fails at least one test. Malformed lines are reported
+with file and line; the rest still load.
+
+Roots run under the task's adaptive time limit, from its reference's run
+time with the defaults of corpus build's --test-timeout-floor, -factor and
+-cap, or under --test-timeout when given, on --test-timeout-clock (CPU time
+by default, as in corpus build).
+
+Exit codes: 0 every task is valid, 1 some task is invalid or some line is
+malformed (the report is printed first), 2 bad usage or unreadable file.`,
+		Example: `  triage tasks validate --tasks bundled
+  triage tasks validate --tasks kodcode.jsonl --workers 4 --json > report.json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			limits, err := lf.Limits()
+			if err != nil {
+				return err
+			}
+			nw, err := corpus.Workers(workers)
+			if err != nil {
+				return err
+			}
+			tasks, bad, err := taskset.LoadLines(spec)
+			if err != nil {
+				return err
+			}
+			if len(tasks) == 0 && len(bad) == 0 {
+				return badInput("%s: no task", spec)
+			}
+			pool, err := sandbox.Start(nw, sbLimits, &limits, false)
+			if err != nil {
+				return err
+			}
+			defer pool.Close()
+			// Twice as many tasks as workers in flight keep every worker busy.
+			rep, err := corpus.ValidateTasks(cmd.Context(), corpus.NewCachedExecutor(pool), 2*pool.Options().Workers, tasks, bad, limits)
+			if err != nil {
+				return err
+			}
+			if jsonFlag(cmd) {
+				if err := printJSON(cmd.OutOrStdout(), rep); err != nil {
+					return err
+				}
+			} else {
+				rep.WriteText(cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			if len(rep.Invalid) > 0 || len(rep.Malformed) > 0 {
+				return fmt.Errorf("%d invalid tasks, %d malformed lines", len(rep.Invalid), len(rep.Malformed))
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
+	addSandboxLimitsFlag(c, &sbLimits)
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+corpus.WorkersZero)
+	lf.register(c.Flags(), false)
+	deprecatedAlias(c, "timeout", "test-timeout")
+	return c
+}

@@ -1,0 +1,44 @@
+package serve
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"triage/corpus"
+)
+
+// TestBenchValidate: bench serve's checks name the flag, and the token
+// file's content, trimmed, becomes the load test's token.
+func TestBenchValidate(t *testing.T) {
+	tok := filepath.Join(t.TempDir(), "tok")
+	if err := os.WriteFile(tok, []byte(" secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check := func(edit func(*BenchConfig)) (BenchConfig, []string, error) {
+		c := BenchConfig{Load: LoadOptions{Clients: 1, Duration: time.Second, EdgesPerRequest: 3, Timeout: time.Second}, Modes: "nobatch,batch"}
+		edit(&c)
+		modes, err := c.Validate()
+		return c, modes, err
+	}
+	c, modes, err := check(func(c *BenchConfig) { c.TokenFile = tok })
+	if err != nil || c.Load.Token != "secret" || len(modes) != 2 || modes[0] != "nobatch" {
+		t.Fatalf("valid config: token %q modes %v err %v", c.Load.Token, modes, err)
+	}
+	for _, tc := range []struct {
+		edit func(*BenchConfig)
+		want string
+	}{
+		{func(c *BenchConfig) { c.Load.Clients = 0 }, "--clients, --duration, --edges and --request-timeout must be positive"},
+		{func(c *BenchConfig) { c.Modes = "batch,fast" }, `--modes: unknown value "fast", want batch, nobatch`},
+		{func(c *BenchConfig) { c.TokenFile = tok + ".missing" }, "--token-file: open " + tok + ".missing: no such file or directory"},
+	} {
+		_, _, err := check(tc.edit)
+		var ie *corpus.InputError
+		if err == nil || !errors.As(err, &ie) || err.Error() != tc.want {
+			t.Errorf("error %v, want bad input %q", err, tc.want)
+		}
+	}
+}
