@@ -347,6 +347,27 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	return errors.Join(err[:]...)
 }
 
+// TimeLimitsHelp explains TimeLimits and their flags to a user (the long
+// help of corpus build, search and tasks validate): kept beside the rule it
+// describes, so the two change together.
+const TimeLimitsHelp = `Time limits are on CPU time by default (--test-timeout-clock cpu). A run is
+charged the CPU time of its process (every thread, and the processes it
+waited for) from the moment pytest starts to collect the test file: the
+program's import, collection, the tests, and pytest's reports of them, not
+the sandbox's own set-up of the run. The sandbox worker counts and enforces
+it from outside the program, so a verdict does not depend on what else the
+machine runs. A task's adaptive limit charges the program apart from
+pytest: --test-timeout-factor × the CPU of the reference's import and test
+bodies, plus max(--test-timeout-harness-floor, --test-timeout-harness-factor
+× the rest of the reference's count), within --test-timeout-floor and
+--test-timeout-cap (the split is measured on the reference's runs only;
+--test-timeout-harness-factor 0 charges the factor on the whole count, as
+corpora built before the split did). A run that sleeps or blocks ends at a
+wall-clock backstop, max(--test-timeout-wall-floor,
+--test-timeout-wall-factor × its limit). --test-timeout-clock wall limits
+the run's wall-clock time instead (--test-timeout-factor × the reference's
+wall time), as corpora built before CPU limits did.`
+
 // LimitFlags are the values of the time-limit flags (corpus build, search,
 // tasks validate); Limits turns them into TimeLimits.
 type LimitFlags struct {
