@@ -8,7 +8,8 @@
 #   OUT/trial     (PARTS=trial) the first 4 train/val tasks, to check a setup in a minute.
 # Resumable: run it again (same binary, same tasks) and every part continues where it stopped;
 # finished shards are kept. Env: PARTS (default "trainval test"), TEST_SLICES, WORKERS (sandbox
-# workers, default 0 = one per CPU).
+# workers, default 0 = one per CPU), BUILD_FLAGS (more corpus build flags, e.g.
+# "--test-timeout-harness-factor 0" to resume a corpus started with whole-count CPU limits).
 set -euo pipefail
 BIN=${1:-bin/triage}
 OUT=${2:-out/mbpp}
@@ -16,7 +17,7 @@ PARTS=${PARTS:-trainval test}
 TEST_SLICES=${TEST_SLICES:-15}
 WORKERS=${WORKERS:-0}
 build=(nice -n 19 "$BIN" corpus build --tasks mbpp --proposer mutate --k 3 --depth 4 --roots 1 --seed 1
-  --workers "$WORKERS" --resume --no-progress)
+  --workers "$WORKERS" --resume --no-progress ${BUILD_FLAGS:-})
 for part in $PARTS; do
   case $part in
   trainval)
