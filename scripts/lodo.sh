@@ -9,6 +9,7 @@
 #   ALL_SPLITS=1  score every split of the held-out source, not only its test split (what a source
 #            whose test split is not built yet needs; nothing of the held-out source is trained or
 #            tuned on either way)
+#   TRAIN_FLAGS  more flags of cv (training options, e.g. "--no-program --no-edit-text")
 # Writes OUT/lodo.json, OUT/lodo.md and the checkpoints under OUT/.
 set -euo pipefail
 BIN=${1:-bin/triage}
@@ -36,6 +37,8 @@ fi
 args=(cv --lodo --corpus "bundled=$b" --corpus "mbpp=$m" --train-seeds "$SEEDS" --no-progress
   --out "$OUT" --json-file "$OUT/lodo.json")
 [ "$ALL_SPLITS" = 1 ] && args+=(--all-splits)
+# shellcheck disable=SC2206 # TRAIN_FLAGS is a list of flags
+[ -n "${TRAIN_FLAGS:-}" ] && args+=(${TRAIN_FLAGS})
 mkdir -p "$OUT"
 for d in ${b//,/ } ${m//,/ }; do "$BIN" corpus stats "$d" | sed -n '1,12p' | sed "s|^|$d: |"; done >"$OUT/corpora.txt"
 echo "== $BIN ${args[*]}" >&2
