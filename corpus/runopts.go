@@ -106,16 +106,22 @@ type TimeLimits struct {
 // test bodies of a bundled task's reference take a few milliseconds of CPU;
 // pytest's collection and reports of the same run take ten to thirty times
 // that (docs/results.md, "Sandbox: CPU-time limits and cost"). So the
-// program gets ten times its own CPU and the harness three times its own,
-// at least 100 ms: a run whose every test fails with a traceback costs up
-// to twice the reference's whole count (measured on bundled tasks), and a
-// loop costs about three of the reference's runs.
+// program gets ten times its own CPU and the harness six times its own, at
+// least 300 ms. The honest paths that cost pytest more than the
+// reference's run must fit: a run whose every test fails with a traceback
+// costs up to twice the reference's whole count (measured on bundled
+// tasks), and a program that does not compile, whose collection error
+// pytest renders with its source, up to 3.5 times the reference's harness
+// CPU under a CPU hog (a tiny task: 151–208 ms against 56–75 ms). Three
+// times, the first choice, let that error path time out in 4 of 30 checks
+// under a hog, and `tasks validate` then took a root that does not load
+// for a valid one. A loop costs about six of the reference's runs.
 const (
 	DefaultCPUFloor      = 50 * time.Millisecond
 	DefaultCPUFactor     = 10
 	DefaultCPUCap        = 10 * time.Second
-	DefaultHarnessFactor = 3
-	DefaultHarnessFloor  = 100 * time.Millisecond
+	DefaultHarnessFactor = 6
+	DefaultHarnessFloor  = 300 * time.Millisecond
 	DefaultWallFloor     = 2 * time.Second
 	DefaultWallFactor    = 10
 )

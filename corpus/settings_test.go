@@ -146,14 +146,14 @@ func TestTimeLimitsSplit(t *testing.T) {
 		ref  RefTime
 		want time.Duration
 	}{
-		{"harness rules", d, RefTime{MS: 90, ProgramMS: 4}, 40*time.Millisecond + 258*time.Millisecond},
+		{"harness rules", d, RefTime{MS: 90, ProgramMS: 4}, 40*time.Millisecond + 516*time.Millisecond},
 		{"harness floor", d, RefTime{MS: 20, ProgramMS: 2}, 20*time.Millisecond + d.HarnessFloor},
-		{"program rules", d, RefTime{MS: 900, ProgramMS: 800}, 8*time.Second + 300*time.Millisecond},
+		{"program rules", d, RefTime{MS: 900, ProgramMS: 800}, 8*time.Second + 600*time.Millisecond},
 		{"cap", d, RefTime{MS: 2000, ProgramMS: 1500}, d.Cap},
 		{"floor", TimeLimits{Clock: ClockCPU, Floor: 500 * time.Millisecond, Factor: 10, Cap: 10 * time.Second, HarnessFactor: 2},
 			RefTime{MS: 50, ProgramMS: 1}, 500 * time.Millisecond},
-		{"rounded up to a millisecond", d, RefTime{MS: 100.0004, ProgramMS: 0.0001}, 301 * time.Millisecond},
-		{"no split measured: all harness", d, RefTime{MS: 90}, 270 * time.Millisecond},
+		{"rounded up to a millisecond", d, RefTime{MS: 100.0004, ProgramMS: 0.0001}, 601 * time.Millisecond},
+		{"no split measured: all harness", d, RefTime{MS: 90}, 540 * time.Millisecond},
 		{"whole count without a harness factor", TimeLimits{Clock: ClockCPU, Floor: d.Floor, Factor: 10, Cap: d.Cap},
 			RefTime{MS: 90, ProgramMS: 4}, 900 * time.Millisecond},
 		{"wall clock ignores the split", DefaultWallTimeLimits(), RefTime{MS: 90, ProgramMS: 4}, 900 * time.Millisecond},
@@ -196,7 +196,7 @@ func TestTimeLimitsSplit(t *testing.T) {
 		t.Errorf("limits of a manifest written before the split: %+v", before)
 	}
 	diff := strings.Join(DiffSettings(BuildSettings{Limits: before}, BuildSettings{Limits: d}), "; ")
-	if !strings.Contains(diff, "time_limits.harness_factor: manifest (unset), now 3") {
+	if !strings.Contains(diff, "time_limits.harness_factor: manifest (unset), now 6") {
 		t.Errorf("diff %q does not name time_limits.harness_factor", diff)
 	}
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +197,55 @@ func TestSplitLimits(t *testing.T) {
 			}
 		}
 		t.Logf("%s: reference %.1f ms (program %.1f, harness %.1f), limit %v", task.ID, check.ReferenceMS, check.ProgramMS, check.HarnessMS, check.Limit)
+	}
+}
+
+// TestErrorPathsFitTheLimit: the honest runs that cost pytest more than the
+// reference's own (a program that does not compile, whose collection error
+// pytest renders with its source; an import that fails) end with their own
+// verdict under the task's limit, not a timeout, even while a CPU hog
+// started here shares the machine. With the harness allowed three times
+// its reference CPU (the first split limits) the error path timed out in 4
+// of 30 such checks on a machine loaded further by two corpus builds, and
+// `tasks validate` took a root that does not load for a valid one; how
+// often this test catches that depends on the machine's load.
+func TestErrorPathsFitTheLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a CPU hog for about half a minute")
+	}
+	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
+		t.Skip("no python")
+	}
+	p, err := New(Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var hogs []*exec.Cmd
+	defer func() {
+		for _, h := range hogs {
+			_ = h.Process.Kill()
+			_ = h.Wait()
+		}
+	}()
+	for range runtime.NumCPU() + 2 {
+		hog := exec.Command(DefaultOptions().Python, "-c", "while True: pass")
+		if err := hog.Start(); err != nil {
+			t.Fatal(err)
+		}
+		hogs = append(hogs, hog)
+	}
+	test := "from solution import f\n\ndef test_f():\n    assert f() == 1\n"
+	task := corpus.Task{ID: "tiny", Solution: "def f():\n    return 1\n", Test: test,
+		Roots: []string{"def f(:\n", "import nonexistent_module_for_the_test\n"}}
+	for i := range 12 {
+		c, err := corpus.CheckTask(context.Background(), p, &task, corpus.CheckOptions{ReferenceRuns: 3, Limits: corpus.DefaultTimeLimits()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Statuses[corpus.StatusLoadError] != 2 || c.Statuses[corpus.StatusTimeout] != 0 {
+			t.Fatalf("check %d under a CPU hog: statuses %v with limit %v (reference %.0f ms, harness %.0f ms), want both roots load_error",
+				i, c.Statuses, c.Limit, c.ReferenceMS, c.HarnessMS)
+		}
 	}
 }
