@@ -213,14 +213,7 @@ func TestErrorPathsFitTheLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a CPU hog for about half a minute")
 	}
-	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
-		t.Skip("no python")
-	}
-	p, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := testPool(t)
 	var hogs []*exec.Cmd
 	defer func() {
 		for _, h := range hogs {
