@@ -107,7 +107,7 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(whole, "manifest.json")); err != nil || strings.Contains(string(data), "harness") {
 		t.Fatalf("manifest of a build without the split names a harness setting: %v\n%s", err, data)
 	}
-	if code, err := runCLIErr(t, append(wholeArgs, "--resume")...); code != exitUsage || err == nil || !strings.Contains(err.Error(), "time_limits.harness_factor: manifest (unset), now 3") {
+	if code, err := runCLIErr(t, append(wholeArgs, "--resume")...); code != exitUsage || err == nil || !strings.Contains(err.Error(), "time_limits.harness_factor: manifest (unset), now 6") {
 		t.Errorf("resume of a whole-count corpus with split limits: exit %d, %v; want %d naming time_limits.harness_factor", code, err, exitUsage)
 	}
 	if got := runCLI(t, append(wholeArgs, "--resume", "--test-timeout-harness-factor", "0")...); got != exitOK {
