@@ -110,10 +110,7 @@ eager, 322 compiled.`,
 			if parents <= 0 || k <= 0 || reps <= 0 || rows <= 0 || edit <= 0 || tokens <= edit {
 				return badInput("--parents, --k, --reps, --rows, --edit-tokens must be positive and --tokens-per-edge > --edit-tokens")
 			}
-			if _, err := model.BackendConfig(m.backend); err != nil {
-				return badInput("--backend: %v", err)
-			}
-			be, err := model.NewBackend(m.backend)
+			be, err := m.openBackend()
 			if err != nil {
 				return err
 			}
@@ -302,10 +299,7 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 			if seq < 8 || steps < 1 || peak < 0 {
 				return badInput("--seq must be ≥ 8, --steps ≥ 1, --peak-tflops ≥ 0")
 			}
-			if _, err := model.BackendConfig(m.backend); err != nil {
-				return badInput("--backend: %v", err)
-			}
-			be, err := model.NewBackend(m.backend)
+			be, err := m.openBackend()
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -32,6 +33,15 @@ func (m *modelFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&m.backend, "backend", model.DefaultBackend, "go, go:<options>, xla:cuda, xla:cpu or xla:/path/to/pjrt_plugin.so")
 	f.StringVar(&m.arch, "arch", "tiny", "Qwen3 shape: tiny (2 layers, width 64: a CPU check) or 0.6b")
 	f.StringVar(&m.dtype, "dtype", "f32", "decoder dtype: f32 or bf16")
+}
+
+// openBackend checks --backend (bad input, exit 2) and opens it; the
+// caller finalizes it.
+func (m *modelFlags) openBackend() (backends.Backend, error) {
+	if _, err := model.BackendConfig(m.backend); err != nil {
+		return nil, badInput("--backend: %v", err)
+	}
+	return model.NewBackend(m.backend)
 }
 
 // parse parses --arch and --dtype.
