@@ -261,7 +261,9 @@ func TestBuildCorpusFailuresKeepFinishedShards(t *testing.T) {
 		}, errDiskFull},
 		{"proposer unreachable", func(o *BuildOptions, dir string) {
 			o.Config.Proposer = &fakeProposer{failTask: tasks[7].ID}
-			o.Workers = 1
+			// Trees one at a time: shards 0 and 1 are complete before
+			// task 7 fails, and must be written all the same.
+			o.Workers, o.TreesInFlight = 1, 1
 		}, errFakeDown},
 	}
 	for _, tc := range tests {

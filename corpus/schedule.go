@@ -41,6 +41,9 @@ type buildEvent struct {
 	roots bool  // the task's roots are known
 	entry *ShardEntry
 	err   error
+	// grown reports that the dispatcher and every tree are done: no
+	// shard can complete after it.
+	grown bool
 }
 
 // buildGrowth is the growing phase of one build: the settings, the pending
@@ -71,17 +74,25 @@ type buildGrowth struct {
 const shardsOpen = 3
 
 // grow builds the trees of the pending shards and writes each shard when
-// its last tree is done.
+// its last tree is done. A failure or a cancelled ctx stops the growing,
+// but every shard whose trees were all done is still written: a build
+// keeps what it finished.
 func grow(ctx context.Context, g *buildGrowth) error {
-	ctx, cancel := context.WithCancel(ctx)
+	growCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g.events = make(chan buildEvent)
 	g.treeSlots = make(chan struct{}, g.opts.TreesInFlight)
 	g.shardTokens = make(chan struct{}, shardsOpen)
 	g.writes = make(chan *shardPlan, len(g.pending))
-	g.wg.Go(func() { g.writer(ctx) })
-	g.wg.Go(func() { g.dispatch(ctx) })
-	go func() { g.wg.Wait(); close(g.events) }()
+	written := make(chan struct{})
+	go func() { g.writer(); close(written) }()
+	g.wg.Go(func() { g.dispatch(growCtx) })
+	go func() {
+		g.wg.Wait()
+		g.events <- buildEvent{grown: true}
+		<-written
+		close(g.events)
+	}()
 	return g.collect(ctx, cancel)
 }
 
@@ -103,20 +114,14 @@ func acquire(ctx context.Context, c chan struct{}) bool {
 	}
 }
 
-// writer writes each complete shard queued on writes.
-func (g *buildGrowth) writer(ctx context.Context) {
-	for {
-		select {
-		case p, ok := <-g.writes:
-			if !ok {
-				return
-			}
-			e, err := g.w.write(p)
-			<-g.shardTokens
-			g.send(ctx, buildEvent{shard: p, entry: &e, err: err})
-		case <-ctx.Done():
-			return
-		}
+// writer writes each complete shard queued on writes until the collector
+// closes it. It does not watch the build's context: a shard queued before
+// a failure is complete, and writing it takes a moment.
+func (g *buildGrowth) writer() {
+	for p := range g.writes {
+		e, err := g.w.write(p)
+		<-g.shardTokens
+		g.events <- buildEvent{shard: p, entry: &e, err: err}
 	}
 }
 
@@ -190,27 +195,38 @@ func (g *buildGrowth) startTask(ctx context.Context, p *shardPlan, ts *taskState
 }
 
 // collect applies the events until the goroutines are done; the first
-// error cancels the build.
+// error stops the growing. After it, only the writes of shards that were
+// already complete are applied.
 func (g *buildGrowth) collect(ctx context.Context, cancel context.CancelFunc) error {
 	var firstErr error
 	toWrite := len(g.pending)
+	writesOpen := true
+	closeWrites := func() {
+		if writesOpen {
+			close(g.writes)
+			writesOpen = false
+		}
+	}
 	for ev := range g.events {
-		if firstErr != nil {
+		if ev.grown {
+			closeWrites()
 			continue
 		}
 		if ev.err != nil {
-			firstErr = fmt.Errorf("build corpus: %w", ev.err)
-			cancel()
+			if firstErr == nil {
+				firstErr = fmt.Errorf("build corpus: %w", ev.err)
+				cancel()
+			}
 			continue
 		}
 		if ev.entry != nil { // a shard is written
 			g.prog.ShardsDone++
 			toWrite--
 			if toWrite == 0 {
-				close(g.writes)
+				closeWrites()
 			}
 			g.log.Debug("shard complete", "shard", ev.shard.index, "trees", ev.entry.Trees, "rows", ev.entry.Rows)
-		} else {
+		} else if firstErr == nil {
 			g.taskEvent(ev)
 		}
 		g.report()
