@@ -24,6 +24,11 @@ const outerGrace = 1500 * time.Millisecond
 // helloTimeout bounds a worker's start (importing and warming pytest).
 const helloTimeout = 60 * time.Second
 
+// restartAttempts is how many times a slot's worker is started again,
+// each time allowed twice as long, before a run fails: a build that lasts
+// hours must not end because the machine was busy for a minute.
+const restartAttempts = 3
+
 var poolSeq atomic.Int64
 
 // Pool runs programs against pytest files on warm, isolated workers. It
@@ -154,7 +159,25 @@ func New(opts Options) (*Pool, error) {
 }
 
 // start (re)starts the worker of slot s.
-func (p *Pool) start(s *slot) error {
+func (p *Pool) start(s *slot) error { return p.startWithin(s, helloTimeout) }
+
+// restart starts the worker of slot s again after it was killed, retrying
+// a start that timed out with twice the time, restartAttempts times.
+func (p *Pool) restart(ctx context.Context, s *slot) error {
+	timeout := helloTimeout
+	for attempt := 1; ; attempt++ {
+		err := p.startWithin(s, timeout)
+		if err == nil || !errors.Is(err, errHelloTimeout) || attempt == restartAttempts || ctx.Err() != nil {
+			return err
+		}
+		slog.Warn("sandbox: worker start timed out; retrying", "worker", s.idx, "attempt", attempt, "next_timeout", 2*timeout)
+		timeout *= 2
+	}
+}
+
+// startWithin starts the worker of slot s, waiting at most timeout for
+// its hello.
+func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	if s.cg != nil {
 		s.cg.killAll(2 * time.Second)
 	}
@@ -167,7 +190,7 @@ func (p *Pool) start(s *slot) error {
 	}
 	cfg := workerConfig{Workdir: s.workdir, UID: s.uid, MountNS: !p.opts.NoIsolation, TmpfsMB: p.opts.TmpfsMB, Hide: dedupe(hide),
 		Disable: p.opts.disabled.workerLayers()}
-	w, err := startWorker(p.opts.Python, p.script, cfg, !p.opts.NoIsolation, s.cg, helloTimeout)
+	w, err := startWorker(p.opts.Python, p.script, cfg, !p.opts.NoIsolation, s.cg, timeout)
 	if err != nil {
 		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
 	}
@@ -391,7 +414,7 @@ func rlimitCPU(o Options) int {
 // cancellation and workers that cannot be started. o gives the deadline.
 func (p *Pool) exchange(ctx context.Context, s *slot, req wireRequest, o Options) (resp wireResponse, failed *corpus.Execution, err error) {
 	if s.w == nil {
-		if err := p.start(s); err != nil {
+		if err := p.restart(ctx, s); err != nil {
 			return resp, nil, err
 		}
 	}

@@ -296,10 +296,14 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup
 		w.hello = hello
 	case <-time.After(helloTimeout):
 		w.kill()
-		return nil, fmt.Errorf("worker did not start within %v: %s", helloTimeout, strings.TrimSpace(w.stderr.String()))
+		return nil, fmt.Errorf("%w within %v: %s", errHelloTimeout, helloTimeout, strings.TrimSpace(w.stderr.String()))
 	}
 	return w, nil
 }
+
+// errHelloTimeout means a worker did not say hello in time: on a loaded
+// machine importing pytest can take that long; nothing a program did.
+var errHelloTimeout = errors.New("worker did not start")
 
 // errWorkerDied means the worker process ended or stopped answering.
 var errWorkerDied = errors.New("sandbox worker died")
