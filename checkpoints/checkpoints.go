@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 )
 
 //go:embed default
@@ -26,8 +27,14 @@ var ErrNoDefault = errors.New("this build embeds no default checkpoint (run `mak
 
 // DefaultPath returns a folder holding the embedded default checkpoint,
 // writing it once per content under the user's cache folder (or the
-// system's temporary folder) so loaders can read it as files.
-func DefaultPath() (string, error) {
+// system's temporary folder) so loaders can read it as files. The folder is
+// found once per process (hashing the embedded files is most of a short
+// command's start).
+func DefaultPath() (string, error) { return defaultPath() }
+
+var defaultPath = sync.OnceValues(findDefault)
+
+func findDefault() (string, error) {
 	files, err := fs.ReadDir(defaultFS, "default")
 	if err != nil {
 		return "", fmt.Errorf("default checkpoint: %w", err)

@@ -7,7 +7,7 @@ import "unicode/utf8"
 // punctuation characters. Whitespace separates tokens and is dropped. It
 // never fails: invalid UTF-8 bytes become one-byte tokens.
 func codeTokens(s string) []string {
-	var out []string
+	out := make([]string, 0, len(s)/3+1) // about one token per three bytes of code
 	i := 0
 	for i < len(s) {
 		c := s[i]

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // editKind classifies an edit text.
@@ -45,11 +46,13 @@ func parseEdit(text string) parsedEdit {
 		text = text[:maxEditParse]
 	}
 	var p parsedEdit
-	if m := reLine.FindStringSubmatch(text); m != nil {
-		p.line, _ = strconv.Atoi(m[1])
+	if mayContain(text, "line") {
+		if m := reLine.FindStringSubmatch(text); m != nil {
+			p.line, _ = strconv.Atoi(m[1])
+		}
 	}
 	switch {
-	case matchInto(reUseVar, text, func(m []string) {
+	case mayContain(text, "use") && mayContain(text, "instead") && matchInto(reUseVar, text, func(m []string) {
 		p.kind, p.new, p.old = editUseVar, m[1], m[2]
 		if m[3] != "" {
 			p.before = m[3]
@@ -58,10 +61,55 @@ func parseEdit(text string) parsedEdit {
 			p.before, p.after = m[2], m[1]
 		}
 	}):
-	case matchInto(reChange, text, func(m []string) { p.kind, p.before, p.after = editChange, m[1], m[2] }):
-	case matchInto(reRemove, text, func(m []string) { p.kind, p.before, p.after = editRemove, m[1], "pass" }):
+	case (mayContain(text, "change") || mayContain(text, "replace")) &&
+		matchInto(reChange, text, func(m []string) { p.kind, p.before, p.after = editChange, m[1], m[2] }):
+	case (mayContain(text, "remove") || mayContain(text, "delete") || mayContain(text, "drop")) &&
+		matchInto(reRemove, text, func(m []string) { p.kind, p.before, p.after = editRemove, m[1], "pass" }):
 	}
 	return p
+}
+
+// mayContain reports whether s can contain word under a case-insensitive
+// match: an ASCII s must hold it in some case; any other s may (Unicode
+// case folding maps a few non-ASCII letters onto ASCII ones: ſ onto s, the
+// Kelvin sign onto k). It lets the parser skip regular expressions that
+// cannot match, which are most of the time it spends.
+func mayContain(s, word string) bool {
+	if !prefilter {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	n := len(word)
+	for i := 0; i+n <= len(s); i++ {
+		if asciiEqualFold(s[i:i+n], word) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefilter switches mayContain on; tests switch it off to compare.
+var prefilter = true
+
+// asciiEqualFold compares two ASCII strings of one length, ignoring case.
+func asciiEqualFold(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 func matchInto(re *regexp.Regexp, s string, fn func([]string)) bool {
@@ -114,13 +162,20 @@ func parseSuspicion(diagnosis string) suspicion {
 		diagnosis = diagnosis[:4*maxEditParse]
 	}
 	s := suspicion{rank: map[int]int{}, score: map[int]float64{}}
-	for i, m := range reSuspect.FindAllStringSubmatch(diagnosis, 32) {
+	var found [][]string
+	if !prefilter || strings.Contains(diagnosis, "line") {
+		found = reSuspect.FindAllStringSubmatch(diagnosis, 32)
+	}
+	for i, m := range found {
 		l, _ := strconv.Atoi(m[1])
 		if _, ok := s.rank[l]; ok {
 			continue
 		}
 		v, _ := strconv.ParseFloat(m[2], 64)
 		s.rank[l], s.score[l] = i, v
+	}
+	if !mayContain(diagnosis, "most likely") {
+		return s
 	}
 	if m := reLikely.FindStringSubmatch(diagnosis); m != nil {
 		s.likely, _ = strconv.Atoi(m[1])

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -17,14 +18,17 @@ import (
 // Scorer scores edges with a Net whose variables live in mctx, on one
 // backend. It implements the learned policy's Scorer contract:
 // Score(ctx, edges) returns one distribution per edge, in order. It is safe
-// for concurrent use; executions are serialized (one owner of the compiled
-// graphs), so callers that want throughput batch their edges (policy.Batcher).
+// for concurrent use; graph executions are serialized (one owner of the
+// compiled graphs), so callers that want throughput batch their edges
+// (policy.Batcher). The bag architecture is scored in plain Go (see
+// bagForward), on any backend, and needs no graph.
 type Scorer struct {
 	net     Net
 	mctx    *mlctx.Context
 	maxRows int
 	mu      sync.Mutex
 	exec    *mlctx.Exec
+	bag     *bagForward // non-nil: the bag model's forward pass in Go
 }
 
 // NewScorer compiles (lazily, per input shape) net's logits graph on
@@ -40,7 +44,15 @@ func NewScorer(net Net, mctx *mlctx.Context, backend backends.Backend, maxRows i
 		return nil, fmt.Errorf("scorer: %w", err)
 	}
 	exec.SetMaxCache(64)
-	return &Scorer{net: net, mctx: mctx, maxRows: maxRows, exec: exec}, nil
+	s := &Scorer{net: net, mctx: mctx, maxRows: maxRows, exec: exec}
+	if bn, ok := net.(*BagNet); ok {
+		// An untrained bundle has no variables yet: the graph makes them.
+		if s.bag, err = newBagForward(bn, mctx); err != nil && !errors.Is(err, errNoVariable) {
+			exec.Finalize()
+			return nil, fmt.Errorf("scorer: %w", err)
+		}
+	}
+	return s, nil
 }
 
 // Net returns the scorer's architecture.
@@ -105,6 +117,22 @@ func (s *Scorer) Logits(ctx context.Context, groups []Encoded) ([][][]float32, e
 			return nil, fmt.Errorf("scorer: group %d has %d edits and %d depths", g, len(groups[g].Edits), len(groups[g].B))
 		}
 		out[g] = make([][]float32, len(groups[g].Edits))
+	}
+	if s.bag != nil {
+		for g := range groups {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("scorer: %w", err)
+			}
+			if len(groups[g].Dense) != len(groups[g].Edits) {
+				return nil, fmt.Errorf("scorer: group %d has %d edits and %d dense rows", g, len(groups[g].Edits), len(groups[g].Dense))
+			}
+			lg, err := s.bag.logits(&groups[g])
+			if err != nil {
+				return nil, fmt.Errorf("scorer: group %d: %w", g, err)
+			}
+			out[g] = lg
+		}
+		return out, nil
 	}
 	batches, err := s.net.Batches(groups, s.maxRows)
 	if err != nil {

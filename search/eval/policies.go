@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
+	"runtime"
 
 	"triage/corpus"
 	"triage/policy"
@@ -81,8 +81,14 @@ type SharedScorer struct {
 // instead of one tiny call per expansion. Policies do not share one: the
 // model encodes a parent's edits together, and two policies asking for the
 // same parent in one batch would score a group holding each edit twice.
+// One call per CPU runs at once: encoding a batch's texts is CPU work the
+// model's own lock does not cover (a graph execution is still one at a
+// time; the CPU model needs no graph). A call takes what is queued without
+// waiting for more: while calls are busy edges pile up and fill the next
+// ones, and a replay that waited for a fuller batch would wait at every
+// expansion.
 func (l *SharedScorer) Batcher() policy.Scorer {
-	b, err := policy.NewBatcher(l.model, policy.BatchOptions{MaxEdges: 256, MaxWait: 2 * time.Millisecond})
+	b, err := policy.NewBatcher(l.model, policy.BatchOptions{MaxEdges: 256, Workers: runtime.GOMAXPROCS(0)})
 	if err != nil {
 		return l.model // only for invalid options, which these are not
 	}
