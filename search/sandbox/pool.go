@@ -51,6 +51,8 @@ type Pool struct {
 	expected map[[32]byte]expectation
 
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
+
+	hello time.Duration // a worker's first start timeout (helloTimeout; tests shorten it)
 }
 
 // slot is one worker position: its cgroup, work dir, uid and current process.
@@ -82,7 +84,8 @@ func New(opts Options) (*Pool, error) {
 		return nil, fmt.Errorf("sandbox dir: %w", err)
 	}
 	p := &Pool{opts: opts, dir: dir, script: filepath.Join(dir, "worker.py"),
-		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}, expected: map[[32]byte]expectation{}}
+		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}, expected: map[[32]byte]expectation{},
+		hello: helloTimeout}
 	for _, name := range workerFileNames {
 		data, err := workerFiles.ReadFile(name)
 		if err == nil {
@@ -159,12 +162,12 @@ func New(opts Options) (*Pool, error) {
 }
 
 // start (re)starts the worker of slot s.
-func (p *Pool) start(s *slot) error { return p.startWithin(s, helloTimeout) }
+func (p *Pool) start(s *slot) error { return p.startWithin(s, p.hello) }
 
 // restart starts the worker of slot s again after it was killed, retrying
 // a start that timed out with twice the time, restartAttempts times.
 func (p *Pool) restart(ctx context.Context, s *slot) error {
-	timeout := helloTimeout
+	timeout := p.hello
 	for attempt := 1; ; attempt++ {
 		err := p.startWithin(s, timeout)
 		if err == nil || !errors.Is(err, errHelloTimeout) || attempt == restartAttempts || ctx.Err() != nil {
