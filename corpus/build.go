@@ -65,6 +65,11 @@ type BuildOptions struct {
 	// (memory, process and output limits, interpreter); they are recorded,
 	// and a resumed build must have the same.
 	ExecutorSettings map[string]string
+	// Protections name the executor's protections in force in this session
+	// (the sandbox's, e.g. without cgroup limits under --sandbox-limits
+	// warn): recorded in the manifest for the reader, not compared on
+	// resume (a machine may gain or lose one between sessions).
+	Protections []string
 	// TasksPerShard groups consecutive tasks into one shard file.
 	TasksPerShard int
 	// ShardIndex/ShardCount select every shard s with s % ShardCount ==
@@ -145,6 +150,7 @@ func BuildCorpus(ctx context.Context, tasks []Task, opts BuildOptions) (*Manifes
 	if err != nil {
 		return nil, err
 	}
+	man.Protections = opts.Protections
 
 	m := newMeter(opts.Config.Executor, opts.Workers)
 	m.before = before

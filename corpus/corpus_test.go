@@ -126,6 +126,7 @@ func TestBuildCorpusShardsResumeAndSlices(t *testing.T) {
 	ctx := context.Background()
 	full := t.TempDir()
 	fo := buildOpts(full, &fakeProposer{}, &fakeExecutor{})
+	fo.Protections = []string{"netns", "output-cap"}
 	var last Progress
 	events := 0
 	fo.Progress = func(p Progress) { last = p; events++ }
@@ -146,6 +147,9 @@ func TestBuildCorpusShardsResumeAndSlices(t *testing.T) {
 	disk, err := ReadManifest(filepath.Join(full, "manifest.json"))
 	if err != nil || !reflect.DeepEqual(disk.Shards, man.Shards) {
 		t.Fatalf("manifest on disk %+v (err %v)", disk, err)
+	}
+	if !reflect.DeepEqual(disk.Protections, fo.Protections) {
+		t.Errorf("manifest records protections %v, want %v", disk.Protections, fo.Protections)
 	}
 
 	// A second build into the same folder without --resume is refused.
@@ -417,5 +421,37 @@ func TestMergeSlices(t *testing.T) {
 	_, err = Merge(filepath.Join(t.TempDir(), "mixed"), []string{a, other}, 0)
 	if !errors.Is(err, ErrMergeSettings) || !strings.Contains(err.Error(), "depth") {
 		t.Errorf("merge of depth 3 and depth 2 builds: %v, want ErrMergeSettings naming depth", err)
+	}
+}
+
+// TestStatsProtections: stats list the sandbox protections every slice's
+// session had; one slice built without a protection takes it off.
+func TestStatsProtections(t *testing.T) {
+	tasks := fakeTasks(4)
+	ctx := context.Background()
+	a, b := t.TempDir(), t.TempDir()
+	for i, tc := range []struct {
+		dir  string
+		prot []string
+	}{{a, []string{"cgroup-memory", "netns", "output-cap"}}, {b, []string{"output-cap", "netns"}}} {
+		o := buildOpts(tc.dir, &fakeProposer{}, &fakeExecutor{})
+		o.ShardIndex, o.ShardCount, o.Protections = i, 2, tc.prot
+		if _, err := BuildCorpus(ctx, tasks, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one, err := ComputeStats(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"cgroup-memory", "netns", "output-cap"}; !reflect.DeepEqual(one.Protections, want) {
+		t.Errorf("one slice: protections %v, want %v", one.Protections, want)
+	}
+	both, err := ComputeStats(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"netns", "output-cap"}; !reflect.DeepEqual(both.Protections, want) {
+		t.Errorf("both slices: protections %v, want %v", both.Protections, want)
 	}
 }

@@ -150,6 +150,9 @@ type Manifest struct {
 	Time *Breakdown `json:"time,omitempty"`
 	// LastSession is the breakdown of the latest session alone.
 	LastSession *Breakdown `json:"last_session,omitempty"`
+	// Protections are the executor's protections in force in the latest
+	// session (BuildOptions.Protections).
+	Protections []string `json:"protections,omitempty"`
 }
 
 // SkippedTasks lists the tasks the build left out, in task order.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -54,6 +55,10 @@ type Stats struct {
 	Time    *Breakdown    `json:"time,omitempty"`
 	Skipped []TaskRecord  `json:"skipped_tasks,omitempty"`
 	Limits  *LimitSummary `json:"time_limits,omitempty"`
+	// Protections are the sandbox protections in force in the latest
+	// session of every manifest that records them (those all had, sorted):
+	// a slice built without one takes it off the list.
+	Protections []string `json:"protections,omitempty"`
 }
 
 // LimitSummary describes the per-task time limits of a build and the
@@ -195,6 +200,7 @@ func nodeTextBytes(t *Tree, n *Node) int64 {
 func (s *Stats) addManifests(dirs []string) error {
 	seen := map[string]bool{}
 	var refs, progs, harns, limits []float64
+	seenProt := false
 	for _, d := range dirs {
 		files, err := filepath.Glob(filepath.Join(d, "manifest*.json"))
 		if err != nil {
@@ -221,6 +227,15 @@ func (s *Stats) addManifests(dirs []string) error {
 				s.Time.Add(m.Time)
 			}
 			s.Skipped = append(s.Skipped, m.SkippedTasks()...)
+			if len(m.Protections) > 0 {
+				if !seenProt {
+					s.Protections = slices.Clone(m.Protections)
+					seenProt = true
+				} else {
+					s.Protections = slices.DeleteFunc(s.Protections, func(p string) bool { return !slices.Contains(m.Protections, p) })
+				}
+				slices.Sort(s.Protections)
+			}
 			for _, sh := range m.Shards {
 				for _, t := range sh.Tasks {
 					if t.Skipped != "" || t.LimitMS <= 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -50,6 +51,9 @@ func (s *Stats) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "\treference's import and test bodies %.1f / %.1f / %.1f ms, pytest's part %.1f / %.1f / %.1f ms\n",
 				p[0], p[1], p[2], h[0], h[1], h[2])
 		}
+	}
+	if len(s.Protections) > 0 {
+		fmt.Fprintf(tw, "sandbox\t%s\n", strings.Join(s.Protections, ", "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -148,7 +148,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	opts := f.BuildOptions
 	opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = prop.Proposer, prop.Model, pool
 	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, shard.Index, shard.Count, f.tasks
-	opts.Limits, opts.ExecutorSettings = limits, pool.Options().VerdictSettings()
+	opts.Limits, opts.ExecutorSettings, opts.Protections = limits, pool.Options().VerdictSettings(), pool.Protections()
 	start := time.Now()
 	rep := corpus.NewBuildReporter(progressBar(f.noProg), start)
 	opts.Progress = rep.Update
