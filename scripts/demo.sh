@@ -8,7 +8,9 @@
 #   4. print its statistics,
 #   5. replay the learned policy and every baseline on it: the table, the learned policy paired
 #      tree by tree with each baseline, JSON and an HTML report with success curves and a tree
-#      viewer that shows the learned policy's ranked frontier.
+#      viewer that shows the learned policy's ranked frontier,
+#   6. the comparison that can rank: the same replay on the shipped corpus of MBPP test-split trees
+#      (corpus/mbpp/test-trees: tasks of a second source that no checkpoint trains or tunes on).
 # REx's and UCT's constants come from checkpoints/default/baselines.json, tuned on the validation
 # split of the corpus the checkpoint was trained on (make checkpoint); TUNE=1 tunes them here on a
 # val-split corpus instead (a few more minutes).
@@ -24,15 +26,15 @@ mkdir -p "$OUT"
 SECONDS=0
 step() { echo "== [$(printf '%3d' $SECONDS)s] $*" >&2; }
 
-step "1/5 validate the bundled tasks"
+step "1/6 validate the bundled tasks"
 "$BIN" tasks validate --tasks bundled --workers "$WORKERS" | tee "$OUT/validate.txt" | tail -n 12
 
-step "2/5 live search: the learned policy (embedded default checkpoint) on the test tasks, budget 16"
+step "2/6 live search: the learned policy (embedded default checkpoint) on the test tasks, budget 16"
 rm -rf "$OUT/live"
 "$BIN" search --tasks bundled --split test --roots 1 --policy learned --budget 16 \
   --workers "$WORKERS" --out "$OUT/live" --json-file "$OUT/live.json" | tee "$OUT/live.md"
 
-step "3/5 build the test split's corpus into $OUT/corpus (k=3, depth 4, $ROOTS roots per task)"
+step "3/6 build the test split's corpus into $OUT/corpus (k=3, depth 4, $ROOTS roots per task)"
 splits=test
 [ "$TUNE" = 1 ] && splits=val,test
 resume=()
@@ -40,7 +42,7 @@ resume=()
 "$BIN" corpus build --tasks bundled --split "$splits" --proposer mutate --k 3 --depth 4 --roots "$ROOTS" \
   --workers "$WORKERS" --out "$OUT/corpus" "${resume[@]}"
 
-step "4/5 corpus statistics"
+step "4/6 corpus statistics"
 "$BIN" corpus stats "$OUT/corpus"
 
 if [ "$TUNE" = 1 ]; then
@@ -50,7 +52,12 @@ if [ "$TUNE" = 1 ]; then
   "$BIN" tune --corpus "$OUT/corpus" --split val --policy uct --grid 'C=0.5,0.7,0.9' --out "$PARAMS"
 fi
 
-step "5/5 replay the learned policy and every baseline on the test split"
+step "5/6 replay the learned policy and every baseline on the test split"
 "$BIN" eval --corpus "$OUT/corpus" --split test --params "$PARAMS" --paired learned \
   --json-file "$OUT/eval.json" --report "$OUT/eval.html" | tee "$OUT/eval.md"
-step "done: report $OUT/eval.html  table $OUT/eval.md  live search $OUT/live.md"
+
+step "6/6 replay every policy on the shipped MBPP test-split trees (a comparison that can rank)"
+"$BIN" corpus stats corpus/mbpp/test-trees | head -n 4
+"$BIN" eval --corpus corpus/mbpp/test-trees --split test --params "$PARAMS" --paired learned \
+  --json-file "$OUT/rank.json" | tee "$OUT/rank.md"
+step "done: report $OUT/eval.html  tables $OUT/eval.md, $OUT/rank.md  live search $OUT/live.md"
