@@ -10,7 +10,7 @@
 #      tree by tree with each baseline, JSON and an HTML report with success curves and a tree
 #      viewer that shows the learned policy's ranked frontier,
 #   6. the comparison that can rank: the same replay on the shipped corpus of MBPP test-split trees
-#      (corpus/mbpp/test-trees: tasks of a second source that no checkpoint trains or tunes on).
+#      (corpus/mbpp/test-trees: MBPP test-split tasks, which no checkpoint trains or tunes on).
 # REx's and UCT's constants come from checkpoints/default/baselines.json, tuned on the validation
 # split of the corpus the checkpoint was trained on (make checkpoint); TUNE=1 tunes them here on a
 # val-split corpus instead (a few more minutes).
