@@ -46,13 +46,14 @@ func parseEdit(text string) parsedEdit {
 		text = text[:maxEditParse]
 	}
 	var p parsedEdit
-	if mayContain(text, "line") {
+	may := mayContain(text)
+	if may("line") {
 		if m := reLine.FindStringSubmatch(text); m != nil {
 			p.line, _ = strconv.Atoi(m[1])
 		}
 	}
 	switch {
-	case mayContain(text, "use") && mayContain(text, "instead") && matchInto(reUseVar, text, func(m []string) {
+	case may("use") && may("instead") && matchInto(reUseVar, text, func(m []string) {
 		p.kind, p.new, p.old = editUseVar, m[1], m[2]
 		if m[3] != "" {
 			p.before = m[3]
@@ -61,56 +62,35 @@ func parseEdit(text string) parsedEdit {
 			p.before, p.after = m[2], m[1]
 		}
 	}):
-	case (mayContain(text, "change") || mayContain(text, "replace")) &&
+	case (may("change") || may("replace")) &&
 		matchInto(reChange, text, func(m []string) { p.kind, p.before, p.after = editChange, m[1], m[2] }):
-	case (mayContain(text, "remove") || mayContain(text, "delete") || mayContain(text, "drop")) &&
+	case (may("remove") || may("delete") || may("drop")) &&
 		matchInto(reRemove, text, func(m []string) { p.kind, p.before, p.after = editRemove, m[1], "pass" }):
 	}
 	return p
 }
 
-// mayContain reports whether s can contain word under a case-insensitive
-// match: an ASCII s must hold it in some case; any other s may (Unicode
-// case folding maps a few non-ASCII letters onto ASCII ones: ſ onto s, the
-// Kelvin sign onto k). It lets the parser skip regular expressions that
-// cannot match, which are most of the time it spends.
-func mayContain(s, word string) bool {
+// mayContain returns a test of whether s can contain a lower-case word
+// under a case-insensitive match: an ASCII s must hold it in some case; any
+// other s may (Unicode case folding maps a few non-ASCII letters onto ASCII
+// ones: ſ onto s, the Kelvin sign onto k). It lets the parser skip regular
+// expressions that cannot match, which are most of the time it spends.
+func mayContain(s string) func(word string) bool {
+	always := func(string) bool { return true }
 	if !prefilter {
-		return true
+		return always
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return true
+			return always
 		}
 	}
-	n := len(word)
-	for i := 0; i+n <= len(s); i++ {
-		if asciiEqualFold(s[i:i+n], word) {
-			return true
-		}
-	}
-	return false
+	lower := strings.ToLower(s)
+	return func(word string) bool { return strings.Contains(lower, word) }
 }
 
 // prefilter switches mayContain on; tests switch it off to compare.
 var prefilter = true
-
-// asciiEqualFold compares two ASCII strings of one length, ignoring case.
-func asciiEqualFold(a, b string) bool {
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
 
 func matchInto(re *regexp.Regexp, s string, fn func([]string)) bool {
 	m := re.FindStringSubmatch(s)
@@ -174,7 +154,7 @@ func parseSuspicion(diagnosis string) suspicion {
 		v, _ := strconv.ParseFloat(m[2], 64)
 		s.rank[l], s.score[l] = i, v
 	}
-	if !mayContain(diagnosis, "most likely") {
+	if !mayContain(diagnosis)("most likely") {
 		return s
 	}
 	if m := reLikely.FindStringSubmatch(diagnosis); m != nil {

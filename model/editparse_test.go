@@ -54,7 +54,7 @@ func TestMayContain(t *testing.T) {
 		{"naïve", "replace", true}, // not ASCII: the regular expression decides
 		{"", "line", false},
 	} {
-		if got := mayContain(tc.s, tc.word); got != tc.want {
+		if got := mayContain(tc.s)(tc.word); got != tc.want {
 			t.Errorf("mayContain(%q, %q) = %v", tc.s, tc.word, got)
 		}
 	}
