@@ -26,14 +26,7 @@ const popcountLoop = "def popcount(n):\n    c = 0\n    while n:\n        c += n 
 // (outerGrace, then up to a second to clear the worker's cgroup), not after
 // the pool's default limit.
 func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
-	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
-		t.Skip("no python")
-	}
-	p, err := New(Options{Workers: 1}) // the pool's own limit: the default 10 s
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := ownPool(t, Options{Workers: 1}) // the pool's own limit: the default 10 s
 	ctx := context.Background()
 	limits := corpus.DefaultTimeLimits()
 	check, err := corpus.CheckTask(ctx, p, &popcount, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits, Coverage: true})
@@ -85,14 +78,7 @@ func withCoverage(o corpus.RunOptions, cov bool) corpus.RunOptions {
 // at the wall-clock backstop having used little CPU; the reference passes
 // and reports its CPU time.
 func TestCPULimit(t *testing.T) {
-	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
-		t.Skip("no python")
-	}
-	p, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := ownPool(t, Options{Workers: 1})
 	const limit = 200 * time.Millisecond
 	ro := corpus.RunOptions{CPU: limit, Timeout: 20 * time.Second}
 	spinImport := "while True:\n    pass\n" + popcount.Solution
@@ -144,14 +130,7 @@ func TestCPULimit(t *testing.T) {
 // after run, and a loop in a test body or at import is stopped at the
 // limit, counted on the whole run from outside.
 func TestSplitLimits(t *testing.T) {
-	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
-		t.Skip("no python")
-	}
-	p, err := New(Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := ownPool(t, Options{Workers: 1})
 	ctx := context.Background()
 	limits := corpus.DefaultTimeLimits()
 	// A reference whose tests do measurable work of their own, so that the

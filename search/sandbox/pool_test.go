@@ -34,6 +34,21 @@ func testPool(t *testing.T) *Pool {
 	return sharedP
 }
 
+// ownPool starts a pool of the test's own with opts, closed when the test
+// ends; the test is skipped where the interpreter is missing.
+func ownPool(t *testing.T, opts Options) *Pool {
+	t.Helper()
+	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
+		t.Skipf("no %s: %v", DefaultOptions().Python, err)
+	}
+	p, err := New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if sharedP != nil {

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,9 +17,6 @@ import (
 // run.
 func TestRestartRetriesSlowStart(t *testing.T) {
 	python := DefaultOptions().Python
-	if _, err := exec.LookPath(python); err != nil {
-		t.Skipf("no %s: %v", python, err)
-	}
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -33,11 +29,7 @@ func TestRestartRetriesSlowStart(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(Options{Workers: 1, Timeout: 5 * time.Second, Python: wrapper})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := ownPool(t, Options{Workers: 1, Timeout: 5 * time.Second, Python: wrapper})
 	p.hello = 3 * time.Second
 	prog, tests := "def f():\n    return 1\n", "from solution import f\n\ndef test_f():\n    assert f() == 1\n"
 	run := func() corpus.Execution {
