@@ -145,7 +145,7 @@ func New(opts Options) (*Pool, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = p.start(s)
+			errs[i] = p.startWithin(s, p.hello)
 		}()
 	}
 	wg.Wait()
@@ -161,9 +161,6 @@ func New(opts Options) (*Pool, error) {
 	return p, nil
 }
 
-// start (re)starts the worker of slot s.
-func (p *Pool) start(s *slot) error { return p.startWithin(s, p.hello) }
-
 // restart starts the worker of slot s again after it was killed, retrying
 // a start that timed out with twice the time, restartAttempts times.
 func (p *Pool) restart(ctx context.Context, s *slot) error {
@@ -178,8 +175,8 @@ func (p *Pool) restart(ctx context.Context, s *slot) error {
 	}
 }
 
-// startWithin starts the worker of slot s, waiting at most timeout for
-// its hello.
+// startWithin starts (or starts again) the worker of slot s, waiting at
+// most timeout for its hello.
 func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	if s.cg != nil {
 		s.cg.killAll(2 * time.Second)
