@@ -29,6 +29,19 @@ type BuildConfig struct {
 	// (TimeLimits).
 	Timeout  time.Duration
 	CPULimit time.Duration
+	// ProgramCPULimit is the program's own budget within CPULimit
+	// (RunOptions.ProgramCPU; zero: none).
+	ProgramCPULimit time.Duration
+}
+
+// setLimits sets the config's limits to o's.
+func (c *BuildConfig) setLimits(o RunOptions) {
+	c.Timeout, c.CPULimit, c.ProgramCPULimit = o.Timeout, o.CPU, o.ProgramCPU
+}
+
+// runOptions are the config's limits as run options (no coverage).
+func (c BuildConfig) runOptions() RunOptions {
+	return RunOptions{Timeout: c.Timeout, CPU: c.CPULimit, ProgramCPU: c.ProgramCPULimit}
 }
 
 func (c BuildConfig) validate() error {
@@ -75,7 +88,7 @@ func BuildTree(ctx context.Context, cfg BuildConfig, task *Task, rootIndex int, 
 		exec = NewCachedExecutor(exec)
 	}
 	x := &Expander{Task: task, Proposer: cfg.Proposer, Executor: exec,
-		TreeID: TreeID(task.ID, rootIndex, root), K: cfg.K, D: cfg.D, Timeout: cfg.Timeout, CPULimit: cfg.CPULimit}
+		TreeID: TreeID(task.ID, rootIndex, root), K: cfg.K, D: cfg.D, Timeout: cfg.Timeout, CPULimit: cfg.CPULimit, ProgramCPULimit: cfg.ProgramCPULimit}
 	return x.Exhaust(ctx, root, cfg.ProposerName, cfg.Model)
 }
 

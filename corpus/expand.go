@@ -38,6 +38,9 @@ type Expander struct {
 	// own); CPULimit, when > 0, its CPU-time limit (RunOptions.CPU).
 	Timeout  time.Duration
 	CPULimit time.Duration
+	// ProgramCPULimit is the program's own budget within CPULimit
+	// (RunOptions.ProgramCPU; zero: none).
+	ProgramCPULimit time.Duration
 }
 
 // Header returns the tree's header (no nodes yet) with the names of the
@@ -55,7 +58,7 @@ func (x *Expander) Expandable(n *Node) bool {
 // runOptions are the options of a run of a program at depth: per-test
 // coverage only where the proposer reads it and the node may be proposed on.
 func (x *Expander) runOptions(depth int) RunOptions {
-	return RunOptions{Timeout: x.Timeout, CPU: x.CPULimit, Coverage: depth < x.D && usesCoverage(x.Proposer)}
+	return RunOptions{Timeout: x.Timeout, CPU: x.CPULimit, ProgramCPU: x.ProgramCPULimit, Coverage: depth < x.D && usesCoverage(x.Proposer)}
 }
 
 // Root runs the root program and returns node 0.

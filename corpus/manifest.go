@@ -108,8 +108,11 @@ type TaskRecord struct {
 	ProgramMS   float64 `json:"reference_program_ms,omitempty"`
 	HarnessMS   float64 `json:"reference_harness_ms,omitempty"`
 	LimitMS     float64 `json:"limit_ms"`
-	Trees       int     `json:"trees"`
-	Skipped     string  `json:"skipped,omitempty"`
+	// ProgramLimitMS is the budget of the program's own code within
+	// LimitMS (TaskCheck.ProgramLimit; zero: none).
+	ProgramLimitMS float64 `json:"program_limit_ms,omitempty"`
+	Trees          int     `json:"trees"`
+	Skipped        string  `json:"skipped,omitempty"`
 }
 
 // ShardEntry records one complete shard file.

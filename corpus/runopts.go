@@ -23,6 +23,13 @@ type RunOptions struct {
 	// reports (Execution.CPUMS); executors that cannot measure it run under
 	// Timeout alone.
 	CPU time.Duration
+	// ProgramCPU, when > 0 and below CPU, is the program's own budget within
+	// CPU: the CPU of its import and of the test bodies (Execution.ProgramCPUMS),
+	// as the harness inside the run reports it while the run goes, so that a
+	// loop ends at a few times the program's need instead of at CPU, most of
+	// which is pytest's allowance. The program could change that report, so
+	// the budget only ever ends a run sooner: CPU still holds.
+	ProgramCPU time.Duration
 	// Coverage asks for TestResult.Lines.
 	Coverage bool
 	// SplitCPU asks for Execution.ProgramCPUMS, the program's share of
@@ -100,6 +107,11 @@ type TimeLimits struct {
 	// Unused with ClockWall.
 	WallFloor  time.Duration `json:"wall_floor,omitempty"`
 	WallFactor float64       `json:"wall_factor,omitempty"`
+	// ProgramFloor, when > 0 (Split limits only), gives every run a budget
+	// for the program's own code within its limit (RunOptions.ProgramCPU):
+	// max(ProgramFloor, Factor × the reference's program CPU), when that is
+	// below the limit (ProgramLimitOf).
+	ProgramFloor time.Duration `json:"program_floor,omitempty"`
 }
 
 // Defaults of TimeLimits on the CPU clock. The program's import and the
@@ -124,6 +136,14 @@ const (
 	DefaultHarnessFloor  = 300 * time.Millisecond
 	DefaultWallFloor     = 2 * time.Second
 	DefaultWallFactor    = 10
+	// DefaultProgramFloor is the least budget of the program's own code in
+	// a run (its import and test bodies), beside the whole limit above: the
+	// program part of a bundled or MBPP reference counts 2–16 ms, so the
+	// floor rules for most tasks and leaves an honest program tens of times
+	// its reference's need, however loaded the machine, while a loop ends
+	// after the floor instead of after pytest's allowance too (300 ms and
+	// more): docs/results.md, "A budget for the program's own code".
+	DefaultProgramFloor = 150 * time.Millisecond
 )
 
 // Defaults of TimeLimits on the wall clock (ClockWall). A suite of the
@@ -140,7 +160,7 @@ const (
 func DefaultTimeLimits() TimeLimits {
 	return TimeLimits{Clock: ClockCPU, Floor: DefaultCPUFloor, Factor: DefaultCPUFactor, Cap: DefaultCPUCap,
 		HarnessFactor: DefaultHarnessFactor, HarnessFloor: DefaultHarnessFloor,
-		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor}
+		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor, ProgramFloor: DefaultProgramFloor}
 }
 
 // DefaultWallTimeLimits returns the adaptive wall-clock limits of corpora
@@ -173,6 +193,10 @@ func (l TimeLimits) Validate() error {
 		return fmt.Errorf("time limits: a harness factor or floor needs the %s clock", ClockCPU)
 	case l.HarnessFloor != 0 && l.HarnessFactor == 0:
 		return fmt.Errorf("time limits: harness floor %v without a harness factor", l.HarnessFloor)
+	case l.ProgramFloor < 0:
+		return fmt.Errorf("time limits: program floor %v < 0", l.ProgramFloor)
+	case l.ProgramFloor != 0 && !l.Split():
+		return fmt.Errorf("time limits: a program floor needs the %s clock with a harness factor (split limits)", ClockCPU)
 	case l.Fixed < 0:
 		return fmt.Errorf("time limits: fixed limit %v < 0", l.Fixed)
 	case l.Fixed > 0:
@@ -289,6 +313,23 @@ func (l TimeLimits) LimitOf(r RefTime) time.Duration {
 	return (d + time.Millisecond - 1).Truncate(time.Millisecond)
 }
 
+// ProgramLimitOf returns the budget of the program's own code (its import
+// and test bodies) in a run of a task whose reference counted r:
+// max(ProgramFloor, Factor × r.ProgramMS), rounded up to a millisecond; zero
+// (none) without ProgramFloor, with a Fixed limit, or when it would not be
+// below the task's limit.
+func (l TimeLimits) ProgramLimitOf(r RefTime) time.Duration {
+	if l.Fixed > 0 || !l.Split() || l.ProgramFloor <= 0 {
+		return 0
+	}
+	d := max(l.ProgramFloor, time.Duration(math.Ceil(r.ProgramMS*l.Factor*float64(time.Millisecond))))
+	d = (d + time.Millisecond - 1).Truncate(time.Millisecond)
+	if d >= l.LimitOf(r) {
+		return 0
+	}
+	return d
+}
+
 // timeLimitsJSON is the manifest's form of TimeLimits: durations as text.
 type timeLimitsJSON struct {
 	Clock      string  `json:"clock,omitempty"`
@@ -302,6 +343,9 @@ type timeLimitsJSON struct {
 	// the split) reads as HarnessFactor 0, the whole count times Factor.
 	HarnessFactor float64 `json:"harness_factor,omitempty"`
 	HarnessFloor  string  `json:"harness_floor,omitempty"`
+	// Written only with a program budget: a manifest without it (built
+	// before the budget) reads as none.
+	ProgramFloor string `json:"program_floor,omitempty"`
 }
 
 // MarshalJSON writes durations as text ("500ms") and the clock always
@@ -323,6 +367,9 @@ func (l TimeLimits) MarshalJSON() ([]byte, error) {
 	if l.Split() {
 		j.HarnessFactor, j.HarnessFloor = l.HarnessFactor, l.HarnessFloor.String()
 	}
+	if l.ProgramFloor > 0 {
+		j.ProgramFloor = l.ProgramFloor.String()
+	}
 	return json.Marshal(j)
 }
 
@@ -339,7 +386,7 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 		}
 		return time.ParseDuration(s)
 	}
-	var err [5]error
+	var err [6]error
 	l.Clock = j.Clock
 	if l.Clock == "" {
 		l.Clock = ClockWall
@@ -349,6 +396,7 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	l.Cap, err[2] = parse(j.Cap)
 	l.WallFloor, err[3] = parse(j.WallFloor)
 	l.HarnessFloor, err[4] = parse(j.HarnessFloor)
+	l.ProgramFloor, err[5] = parse(j.ProgramFloor)
 	l.Factor, l.WallFactor, l.HarnessFactor = j.Factor, j.WallFactor, j.HarnessFactor
 	return errors.Join(err[:]...)
 }
@@ -368,7 +416,13 @@ bodies, plus max(--test-timeout-harness-floor, --test-timeout-harness-factor
 × the rest of the reference's count), within --test-timeout-floor and
 --test-timeout-cap (the split is measured on the reference's runs only;
 --test-timeout-harness-factor 0 charges the factor on the whole count, as
-corpora built before the split did). A run that sleeps or blocks ends at a
+corpora built before the split did). Within that limit the program's own
+code (its import and the test bodies) has a budget of its own,
+max(--test-timeout-program-floor, --test-timeout-factor × the reference's
+import and test bodies), so a loop ends there rather than after pytest's
+allowance too (--test-timeout-program-floor 0: no such budget; the harness
+inside the run reports that count, so it can only end a run sooner, and the
+whole limit is still counted from outside). A run that sleeps or blocks ends at a
 wall-clock backstop, max(--test-timeout-wall-floor,
 --test-timeout-wall-factor × its limit). --test-timeout-clock wall limits
 the run's wall-clock time instead (--test-timeout-factor × the reference's
@@ -384,6 +438,8 @@ type LimitFlags struct {
 	// HarnessFactor and HarnessFloor: pytest's allowance (CPU clock).
 	HarnessFactor float64
 	HarnessFloor  time.Duration
+	// ProgramFloor: the least budget of the program's own code (CPU clock).
+	ProgramFloor time.Duration
 	// Adaptive says the command has the adaptive flags (floor, factor,
 	// cap and the wall-clock backstop's); without them the defaults
 	// hold. Changed reports whether a flag was given.
@@ -421,11 +477,15 @@ func (f LimitFlags) Limits() (TimeLimits, error) {
 		set("test-timeout-wall-factor", func() { l.WallFactor = f.WallFactor })
 		set("test-timeout-harness-factor", func() { l.HarnessFactor = f.HarnessFactor })
 		set("test-timeout-harness-floor", func() { l.HarnessFloor = f.HarnessFloor })
+		set("test-timeout-program-floor", func() { l.ProgramFloor = f.ProgramFloor })
 		if l.HarnessFactor == 0 && !f.Changed("test-timeout-harness-floor") {
 			l.HarnessFloor = 0 // no split: no allowance either
 		}
+		if l.HarnessFactor == 0 && !f.Changed("test-timeout-program-floor") {
+			l.ProgramFloor = 0 // no split: no program part to budget
+		}
 	} else {
-		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor"} {
+		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor", "test-timeout-program-floor"} {
 			if f.Changed(name) {
 				return l, BadInput("--%s: only with --test-timeout-clock cpu", name)
 			}
@@ -433,7 +493,7 @@ func (f LimitFlags) Limits() (TimeLimits, error) {
 	}
 	l.Fixed = f.Fixed
 	if err := l.Validate(); err != nil {
-		return l, BadInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-wall-floor/-wall-factor: %v", err)
+		return l, BadInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-wall-floor/-wall-factor: %v", err)
 	}
 	return l, nil
 }

@@ -29,7 +29,8 @@ type taskState struct {
 
 func (ts *taskState) record(tasks []Task) TaskRecord {
 	return TaskRecord{Index: ts.index, TaskID: tasks[ts.index].ID, ReferenceMS: ts.check.ReferenceMS,
-		ProgramMS: ts.check.ProgramMS, HarnessMS: ts.check.HarnessMS, LimitMS: float64(ts.check.Limit) / float64(time.Millisecond), Trees: len(ts.trees), Skipped: ts.skip}
+		ProgramMS: ts.check.ProgramMS, HarnessMS: ts.check.HarnessMS, LimitMS: float64(ts.check.Limit) / float64(time.Millisecond),
+		ProgramLimitMS: float64(ts.check.ProgramLimit) / float64(time.Millisecond), Trees: len(ts.trees), Skipped: ts.skip}
 }
 
 // buildEvent is what the build's goroutines tell the collector.
@@ -157,7 +158,7 @@ func (g *buildGrowth) startTask(ctx context.Context, p *shardPlan, ts *taskState
 	var roots []string
 	if err == nil {
 		tcfg := g.cfg
-		tcfg.Timeout, tcfg.CPULimit = split(g.copts.Limits.Run(ts.check.Limit))
+		tcfg.setLimits(ts.check.RunOptions(g.copts.Limits))
 		tcfg.Executor = m.executor(g.cfg.Executor, &m.b.RootRuns)
 		roots, err = taskRoots(ctx, task, tcfg, g.opts)
 	}
@@ -168,7 +169,7 @@ func (g *buildGrowth) startTask(ctx context.Context, p *shardPlan, ts *taskState
 		return false
 	}
 	tcfg := g.cfg
-	tcfg.Timeout, tcfg.CPULimit = split(g.copts.Limits.Run(ts.check.Limit))
+	tcfg.setLimits(ts.check.RunOptions(g.copts.Limits))
 	// The task's trees share one cache: identical programs run once.
 	ts.cache = NewCachedExecutor(m.executor(g.cfg.Executor, &m.b.TreeRuns))
 	tcfg.Executor = ts.cache
@@ -297,7 +298,7 @@ func taskRoots(ctx context.Context, task *Task, cfg BuildConfig, opts BuildOptio
 		if opts.RootsFunc == nil {
 			return nil, fmt.Errorf("task has no roots and no root maker is configured")
 		}
-		exec := limitedExecutor{inner: NewCachedExecutor(cfg.Executor), timeout: cfg.Timeout, cpu: cfg.CPULimit}
+		exec := limitedExecutor{inner: NewCachedExecutor(cfg.Executor), opts: cfg.runOptions()}
 		var err error
 		roots, err = opts.RootsFunc(ctx, task, exec, opts.Roots, TaskSeed(opts.Seed, task.ID))
 		if err != nil {
@@ -330,17 +331,14 @@ func retime(ctx context.Context, exec Executor, task *Task, o CheckOptions, c *T
 	return nil
 }
 
-// limitedExecutor runs every program under one time limit, without
+// limitedExecutor runs every program under one task's limits, without
 // coverage; it lets a RootsFunc, which knows only Executor, run under the
 // task's limit.
 type limitedExecutor struct {
-	inner        Executor
-	timeout, cpu time.Duration
+	inner Executor
+	opts  RunOptions
 }
 
 func (e limitedExecutor) Run(ctx context.Context, program, tests string) (Execution, error) {
-	return RunWith(ctx, e.inner, program, tests, RunOptions{Timeout: e.timeout, CPU: e.cpu})
+	return RunWith(ctx, e.inner, program, tests, e.opts)
 }
-
-// split returns o's wall-clock and CPU limits.
-func split(o RunOptions) (wall, cpu time.Duration) { return o.Timeout, o.CPU }

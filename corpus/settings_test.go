@@ -61,7 +61,7 @@ func TestResumeRefusesChangedVerdictSettings(t *testing.T) {
 
 func TestTimeLimits(t *testing.T) {
 	d := DefaultTimeLimits()
-	d.HarnessFactor, d.HarnessFloor = 0, 0 // the whole count, as before the split
+	d.HarnessFactor, d.HarnessFloor, d.ProgramFloor = 0, 0, 0 // the whole count, as before the split
 	tests := []struct {
 		l    TimeLimits
 		ref  time.Duration
@@ -198,5 +198,61 @@ func TestTimeLimitsSplit(t *testing.T) {
 	diff := strings.Join(DiffSettings(BuildSettings{Limits: before}, BuildSettings{Limits: d}), "; ")
 	if !strings.Contains(diff, "time_limits.harness_factor: manifest (unset), now 6") {
 		t.Errorf("diff %q does not name time_limits.harness_factor", diff)
+	}
+}
+
+// TestTimeLimitsProgram: the program's own budget is max(ProgramFloor,
+// Factor × the reference's program CPU), only where it is below the task's
+// limit and only with split limits; a task's run options carry it; the
+// manifest keeps it, and a resume of a corpus built without it names the
+// setting.
+func TestTimeLimitsProgram(t *testing.T) {
+	d := DefaultTimeLimits()
+	noSplit := d
+	noSplit.HarnessFactor, noSplit.HarnessFloor = 0, 0
+	tests := []struct {
+		name string
+		l    TimeLimits
+		ref  RefTime
+		want time.Duration
+	}{
+		{"floor rules", d, RefTime{MS: 90, ProgramMS: 4}, d.ProgramFloor},
+		{"factor rules", d, RefTime{MS: 120, ProgramMS: 30.0001}, 301 * time.Millisecond},
+		{"not below the limit (the cap): none", d, RefTime{MS: 2000, ProgramMS: 1500}, 0},
+		{"fixed limit: none", TimeLimits{Fixed: time.Second, ProgramFloor: time.Millisecond}, RefTime{MS: 90, ProgramMS: 4}, 0},
+		{"no split: none", noSplit, RefTime{MS: 90, ProgramMS: 4}, 0},
+		{"no floor: none", func() TimeLimits { l := d; l.ProgramFloor = 0; return l }(), RefTime{MS: 90, ProgramMS: 4}, 0},
+	}
+	for _, tc := range tests {
+		if got := tc.l.ProgramLimitOf(tc.ref); got != tc.want {
+			t.Errorf("%s: ProgramLimitOf(%+v) = %v, want %v", tc.name, tc.ref, got, tc.want)
+		}
+	}
+	var c TaskCheck
+	c.setReference(RefTime{MS: 90, ProgramMS: 4}, d)
+	if o := c.RunOptions(d); o.CPU != c.Limit || o.ProgramCPU != d.ProgramFloor || o.ProgramCPU >= o.CPU {
+		t.Errorf("run options %+v of %+v: want the limit and the program's budget below it", o, c)
+	}
+	if o := c.RunOptions(DefaultWallTimeLimits()); o.ProgramCPU != 0 {
+		t.Errorf("wall-clock run options %+v carry a program budget", o)
+	}
+	for _, bad := range []TimeLimits{
+		func() TimeLimits { l := d; l.ProgramFloor = -1; return l }(),
+		func() TimeLimits { l := noSplit; l.ProgramFloor = time.Millisecond; return l }(),
+	} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	var before TimeLimits // written by a build with split limits, before the budget
+	if err := json.Unmarshal([]byte(`{"clock":"cpu","floor":"50ms","factor":10,"cap":"10s","wall_floor":"2s","wall_factor":10,"harness_factor":6,"harness_floor":"300ms"}`), &before); err != nil {
+		t.Fatal(err)
+	}
+	if before.ProgramFloor != 0 || before.ProgramLimitOf(RefTime{MS: 90, ProgramMS: 4}) != 0 {
+		t.Errorf("limits of a manifest written before the budget: %+v", before)
+	}
+	diff := strings.Join(DiffSettings(BuildSettings{Limits: before}, BuildSettings{Limits: d}), "; ")
+	if !strings.Contains(diff, "time_limits.program_floor: manifest (unset), now \"150ms\"") {
+		t.Errorf("diff %q does not name time_limits.program_floor", diff)
 	}
 }

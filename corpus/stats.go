@@ -72,6 +72,10 @@ type LimitSummary struct {
 	ProgramMS *[3]float64 `json:"reference_program_ms_min_median_max,omitempty"`
 	HarnessMS *[3]float64 `json:"reference_harness_ms_min_median_max,omitempty"`
 	LimitMS   [3]float64  `json:"limit_ms_min_median_max"`
+	// ProgramLimitMS is the budget of the program's own code in a run
+	// (TimeLimits.ProgramFloor; nil without one; 0 for a task whose budget
+	// would not be below its limit).
+	ProgramLimitMS *[3]float64 `json:"program_limit_ms_min_median_max,omitempty"`
 }
 
 // ComputeStats scans the corpus folders (their union, each tree once),
@@ -199,7 +203,7 @@ func nodeTextBytes(t *Tree, n *Node) int64 {
 // time breakdowns, skipped tasks and time limits.
 func (s *Stats) addManifests(dirs []string) error {
 	seen := map[string]bool{}
-	var refs, progs, harns, limits []float64
+	var refs, progs, harns, limits, progLimits []float64
 	seenProt := false
 	for _, d := range dirs {
 		files, err := filepath.Glob(filepath.Join(d, "manifest*.json"))
@@ -249,6 +253,7 @@ func (s *Stats) addManifests(dirs []string) error {
 					progs = append(progs, t.ProgramMS)
 					harns = append(harns, t.HarnessMS)
 					limits = append(limits, t.LimitMS)
+					progLimits = append(progLimits, t.ProgramLimitMS)
 				}
 			}
 		}
@@ -259,6 +264,10 @@ func (s *Stats) addManifests(dirs []string) error {
 		if s.Limits.Settings.Split() {
 			p, h := minMedianMax(progs), minMedianMax(harns)
 			s.Limits.ProgramMS, s.Limits.HarnessMS = &p, &h
+		}
+		if s.Limits.Settings.ProgramFloor > 0 {
+			pl := minMedianMax(progLimits)
+			s.Limits.ProgramLimitMS = &pl
 		}
 	}
 	return nil

@@ -51,6 +51,9 @@ func (s *Stats) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "\treference's import and test bodies %.1f / %.1f / %.1f ms, pytest's part %.1f / %.1f / %.1f ms\n",
 				p[0], p[1], p[2], h[0], h[1], h[2])
 		}
+		if pl := l.ProgramLimitMS; pl != nil {
+			fmt.Fprintf(tw, "	budget of the program's own code (import and test bodies) %.0f / %.0f / %.0f ms\n", pl[0], pl[1], pl[2])
+		}
 	}
 	if len(s.Protections) > 0 {
 		fmt.Fprintf(tw, "sandbox\t%s\n", strings.Join(s.Protections, ", "))

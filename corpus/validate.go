@@ -24,6 +24,9 @@ type TaskCheck struct {
 	ProgramMS float64       `json:"reference_program_ms,omitempty"`
 	HarnessMS float64       `json:"reference_harness_ms,omitempty"`
 	Limit     time.Duration `json:"limit"`
+	// ProgramLimit is the budget of the program's own code in each run
+	// within Limit (TimeLimits.ProgramLimitOf; zero: none).
+	ProgramLimit time.Duration `json:"program_limit,omitempty"`
 	// Tests is the number of tests the reference's run collected.
 	Tests int `json:"tests"`
 	// Problems say why the task cannot enter a corpus; none when it can.
@@ -88,7 +91,7 @@ func CheckTask(ctx context.Context, exec Executor, task *Task, o CheckOptions) (
 	}
 	c.setReference(MedianRef(times), o.Limits)
 	for r, root := range task.Roots {
-		ex, err := RunWith(ctx, exec, root, task.Test, o.Limits.Run(c.Limit))
+		ex, err := RunWith(ctx, exec, root, task.Test, c.RunOptions(o.Limits))
 		if err != nil {
 			return c, fmt.Errorf("check task %s: run root %d: %w", task.ID, r, err)
 		}
@@ -114,7 +117,18 @@ func (c *TaskCheck) setReference(r RefTime, l TimeLimits) {
 	}
 	if l != (TimeLimits{}) {
 		c.Limit = l.LimitOf(r)
+		c.ProgramLimit = l.ProgramLimitOf(r)
 	}
+}
+
+// RunOptions are the options of a run of one of the task's programs under
+// l: its limit, with the program's own budget.
+func (c TaskCheck) RunOptions(l TimeLimits) RunOptions {
+	o := l.Run(c.Limit)
+	if o.CPU > 0 {
+		o.ProgramCPU = c.ProgramLimit
+	}
+	return o
 }
 
 // CheckTasks checks every task with at most workers checks at once and

@@ -25,6 +25,9 @@ type LiveOptions struct {
 	// limits of the task reproduce its verdicts.
 	Timeout  time.Duration
 	CPULimit time.Duration
+	// ProgramCPULimit is the program's own budget within CPULimit
+	// (corpus.RunOptions.ProgramCPU; zero: none).
+	ProgramCPULimit time.Duration
 }
 
 // Live grows a tree as the search expands it, with the expansion step of
@@ -54,7 +57,7 @@ func NewLive(ctx context.Context, task *corpus.Task, root string, prop corpus.Pr
 		opts.TreeID = corpus.TreeID(task.ID, opts.RootIndex, root)
 	}
 	x := &corpus.Expander{Task: task, Proposer: prop, Executor: exec, TreeID: opts.TreeID,
-		K: opts.K, D: opts.D, Timeout: opts.Timeout, CPULimit: opts.CPULimit}
+		K: opts.K, D: opts.D, Timeout: opts.Timeout, CPULimit: opts.CPULimit, ProgramCPULimit: opts.ProgramCPULimit}
 	l := &Live{x: x, t: x.Header(opts.Proposer, opts.Model)}
 	n, err := x.Root(ctx, root)
 	if err != nil {

@@ -114,7 +114,8 @@ func (r *PolicyMethod) Search(ctx context.Context, task *corpus.Task, i int, roo
 	ctx = openai.WithMeter(ctx, meter)
 	out := RootResult{TreeID: corpus.TreeID(task.ID, i, root)}
 	live, err := search.NewLive(ctx, task, root, r.Proposer, exec, search.LiveOptions{TreeID: out.TreeID, K: r.K, D: r.D,
-		Proposer: r.ProposerName, Model: r.Model, Timeout: r.Limits[task.ID].Timeout, CPULimit: r.Limits[task.ID].CPU})
+		Proposer: r.ProposerName, Model: r.Model, Timeout: r.Limits[task.ID].Timeout, CPULimit: r.Limits[task.ID].CPU,
+		ProgramCPULimit: r.Limits[task.ID].ProgramCPU})
 	if err != nil {
 		return out, nil, err
 	}

@@ -35,7 +35,7 @@ func AdaptiveLimits(ctx context.Context, exec corpus.Executor, tasks []corpus.Ta
 			slog.Warn("task left out: it fails the input checks", "task", c.TaskID, "reason", c.Reason())
 			continue
 		}
-		into[c.TaskID] = limits.Run(c.Limit)
+		into[c.TaskID] = c.RunOptions(limits)
 		kept = append(kept, tasks[i])
 	}
 	if len(kept) == 0 {

@@ -221,3 +221,78 @@ func TestErrorPathsFitTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramBudget: under the default limits a task's runs also have a
+// budget for the program's own code (its import and test bodies), below
+// the task's whole limit. The reference passes under it run after run; a
+// loop in a test body, at import or in threads ends at the budget, well
+// before the whole limit, with feedback that says which limit; a program
+// that zeroes the count its child publishes is still stopped (by the
+// static check, or at the whole limit counted from outside), never passes.
+func TestProgramBudget(t *testing.T) {
+	p := ownPool(t, Options{Workers: 1})
+	ctx := context.Background()
+	limits := corpus.DefaultTimeLimits()
+	check, err := corpus.CheckTask(ctx, p, &popcount, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !check.Valid() || check.ProgramLimit <= 0 || check.ProgramLimit >= check.Limit {
+		t.Fatalf("check %+v: want a valid task with a program budget below its limit", check)
+	}
+	ro := check.RunOptions(limits)
+	for i := range 5 {
+		ex, err := p.RunWith(ctx, popcount.Solution, popcount.Test, ro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The program's part may read 0: a few milliseconds, on a CPU clock
+		// that may move in scheduler ticks.
+		if !ex.Solved() || ex.ProgramCPUMS >= float64(check.ProgramLimit.Milliseconds()) {
+			t.Fatalf("reference run %d under budget %v: %s, program %.1f ms\n%s", i, check.ProgramLimit, ex.Status, ex.ProgramCPUMS, ex.Feedback)
+		}
+	}
+	spinThreads := "import threading\n\ndef spin():\n    while True:\n        pass\n\n" +
+		"def popcount(n):\n    import time\n    for _ in range(2):\n        threading.Thread(target=spin, daemon=True).start()\n    time.sleep(30)\n"
+	for _, tc := range []struct{ name, program string }{
+		{"loop in a test", popcountLoop},
+		{"loop at import", "while True:\n    pass\n" + popcount.Solution},
+		{"loop inside an import in a test", "def popcount(n):\n    import spin_at_import\n"},
+		{"threads", spinThreads},
+	} {
+		program := tc.program
+		if strings.Contains(program, "spin_at_import") {
+			// A module of the program's own, written next to it at import.
+			program = "import os, sys\nopen(os.path.join(os.path.dirname(__file__), 'spin_at_import.py'), 'w').write('while True:\\n    pass\\n')\n" + program
+		}
+		ex, err := p.RunWith(ctx, program, popcount.Test, ro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Status != corpus.StatusTimeout || !strings.Contains(ex.Feedback, "the program's own code") {
+			t.Errorf("%s: %s, want a timeout at the program's budget\n%s", tc.name, ex.Status, firstLine(ex.Feedback))
+			continue
+		}
+		if ex.CPUMS >= float64(check.Limit.Milliseconds()) || ex.ProgramCPUMS < float64(check.ProgramLimit.Milliseconds()) {
+			t.Errorf("%s: cpu %.1f ms, program %.1f ms: want the program's budget %v reached, the limit %v not",
+				tc.name, ex.CPUMS, ex.ProgramCPUMS, check.ProgramLimit, check.Limit)
+		}
+		t.Logf("%s: stopped after %.1f ms of CPU (program %.1f ms; budget %v, limit %v)", tc.name, ex.CPUMS, ex.ProgramCPUMS, check.ProgramLimit, check.Limit)
+	}
+	zeroer := "import gc, struct, threading\n\ndef _zero():\n" +
+		"    clocks = [o for o in gc.get_objects() if type(o).__name__ == 'ProgramClock']\n" +
+		"    while True:\n        for c in clocks:\n            try:\n                struct.pack_into('<qq', c.shared, 0, 0, 0)\n" +
+		"            except Exception:\n                pass\n\n" +
+		"def popcount(n):\n    threading.Thread(target=_zero, daemon=True).start()\n    while True:\n        pass\n"
+	ex, err := p.RunWith(ctx, zeroer, popcount.Test, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case ex.Status == corpus.StatusTamper:
+	case ex.Status == corpus.StatusTimeout && ex.CPUMS >= float64(check.ProgramLimit.Milliseconds()):
+	default:
+		t.Errorf("a program that zeroes its published count: %s after %.1f ms of CPU, want tamper or a timeout\n%s", ex.Status, ex.CPUMS, firstLine(ex.Feedback))
+	}
+	t.Logf("zeroer: %s after %.1f ms of CPU: %s", ex.Status, ex.CPUMS, firstLine(ex.Feedback))
+}

@@ -26,6 +26,17 @@ type Options struct {
 	// timeout whenever the count ends at or above the limit, so it does not
 	// depend on when the worker looked.
 	CPULimit time.Duration
+	// ProgramCPULimit, when > 0 and below CPULimit, is the program's own
+	// budget within a run's CPU limit: the CPU of executing solution.py's
+	// module code and of the test bodies, which the run's child publishes
+	// to the worker as it goes; a run over it ends as a timeout. It lets a
+	// loop stop at a few times the program's own need instead of at the
+	// whole limit, most of which is pytest's allowance. The program could
+	// change what its child publishes, so it only ever ends a run sooner:
+	// CPULimit, counted from outside, holds whatever it says. Runs only: the
+	// re-check of a passing run and the reference collection keep CPULimit
+	// alone.
+	ProgramCPULimit time.Duration
 	// MemoryMB caps one run's address space (RLIMIT_AS) and, plus the work
 	// tmpfs and the worker's own share, the worker's memory cgroup (default 1024).
 	MemoryMB int

@@ -317,6 +317,7 @@ func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.Run
 	}
 	if ro.CPU > 0 {
 		o.CPULimit = ro.CPU
+		o.ProgramCPULimit = ro.ProgramCPU
 	}
 	o.Coverage = ro.Coverage
 	o.phases = o.phases || ro.SplitCPU
@@ -377,15 +378,16 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 // request builds a request of the given kind with o's limits.
 func (p *Pool) request(kind, program, tests string, o Options) wireRequest {
 	return wireRequest{
-		ID:        p.nextID.Add(1),
-		Kind:      kind,
-		Program:   program,
-		Tests:     tests,
-		TimeoutS:  o.Timeout.Seconds(),
-		CPULimitS: o.CPULimit.Seconds(),
-		Phases:    o.phases,
-		Coverage:  o.Coverage && kind == kindRun,
-		TextCap:   4 * o.FeedbackChars,
+		ID:               p.nextID.Add(1),
+		Kind:             kind,
+		Program:          program,
+		Tests:            tests,
+		TimeoutS:         o.Timeout.Seconds(),
+		CPULimitS:        o.CPULimit.Seconds(),
+		ProgramCPULimitS: programLimit(kind, o).Seconds(),
+		Phases:           o.phases,
+		Coverage:         o.Coverage && kind == kindRun,
+		TextCap:          4 * o.FeedbackChars,
 		Limits: wireLimits{
 			CPUSeconds: rlimitCPU(o),
 			ASBytes:    int64(o.MemoryMB) << 20,
@@ -394,6 +396,16 @@ func (p *Pool) request(kind, program, tests string, o Options) wireRequest {
 			NoFile:     256,
 		},
 	}
+}
+
+// programLimit is the program's own CPU budget of a request: for runs only
+// (the re-check of a passing run and the collection have none), with a CPU
+// limit, and only where it is below that limit.
+func programLimit(kind string, o Options) time.Duration {
+	if kind != kindRun || o.CPULimit <= 0 || o.ProgramCPULimit <= 0 || o.ProgramCPULimit >= o.CPULimit {
+		return 0
+	}
+	return o.ProgramCPULimit
 }
 
 // rlimitCPU is the CPU-time rlimit of each process of a run, in whole

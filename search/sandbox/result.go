@@ -114,6 +114,8 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 		// The child's own phase marks: trusted only for references
 		// (RunOptions.SplitCPU), never used to enforce a limit.
 		ex.ProgramCPUMS = r.done.Phases["import"] + r.done.Phases["tests"]
+	} else if resp.ProgramCPUMS > 0 {
+		ex.ProgramCPUMS = resp.ProgramCPUMS
 	}
 	ex.Tests = testResults(names, r.byName, status, o.Coverage)
 	passed := 0
@@ -134,6 +136,9 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 
 // limitText says which limit a run that timed out went over.
 func limitText(resp wireResponse, o Options) string {
+	if resp.TimeoutKind == "program" {
+		return fmt.Sprintf("the program's own code (its import and the test bodies) used more than %v of CPU time", programLimit(kindRun, o))
+	}
 	if resp.TimeoutKind == "cpu" || (resp.TimeoutKind == "" && o.CPULimit > 0 && resp.CPUMS >= float64(o.CPULimit)/1e6) {
 		return fmt.Sprintf("the run used more than %v of CPU time (the program's import and tests, with pytest's collection and reports)", o.CPULimit)
 	}

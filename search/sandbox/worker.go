@@ -46,16 +46,18 @@ const (
 
 // wireRequest is one request to a worker.
 type wireRequest struct {
-	ID        uint64     `json:"id"`
-	Kind      string     `json:"kind"`
-	Program   string     `json:"program"`
-	Tests     string     `json:"tests"`
-	TimeoutS  float64    `json:"timeout_s"`
-	CPULimitS float64    `json:"cpu_limit_s,omitempty"`
-	Phases    bool       `json:"phases,omitempty"` // the child reports its CPU by phase (benchmarks)
-	Coverage  bool       `json:"coverage"`
-	TextCap   int        `json:"text_cap"`
-	Limits    wireLimits `json:"limits"`
+	ID        uint64  `json:"id"`
+	Kind      string  `json:"kind"`
+	Program   string  `json:"program"`
+	Tests     string  `json:"tests"`
+	TimeoutS  float64 `json:"timeout_s"`
+	CPULimitS float64 `json:"cpu_limit_s,omitempty"`
+	// ProgramCPULimitS is the program's own budget (runs only; with CPULimitS).
+	ProgramCPULimitS float64    `json:"program_cpu_limit_s,omitempty"`
+	Phases           bool       `json:"phases,omitempty"` // the child reports its CPU by phase (benchmarks)
+	Coverage         bool       `json:"coverage"`
+	TextCap          int        `json:"text_cap"`
+	Limits           wireLimits `json:"limits"`
 }
 
 // wireEvent is one line the run's child streamed back.
@@ -99,18 +101,21 @@ type wireResponse struct {
 	ID          uint64      `json:"id"`
 	Events      []wireEvent `json:"events"`
 	TimedOut    bool        `json:"timed_out"`
-	TimeoutKind string      `json:"timeout_kind,omitempty"` // "cpu" or "wall"
+	TimeoutKind string      `json:"timeout_kind,omitempty"` // "cpu", "program" or "wall"
 	// CPUMS is the run's CPU counted against the CPU limit (from the
 	// child's start mark on); SetupCPUMS the child's CPU before the mark.
-	CPUMS       float64 `json:"cpu_ms"`
-	SetupCPUMS  float64 `json:"setup_cpu_ms"`
-	Overflow    bool    `json:"overflow"`
-	WallMS      float64 `json:"wall_ms"`
-	ChildCPUMS  float64 `json:"child_cpu_ms"`  // CPU of the run's child (not of processes it left)
-	WorkerCPUMS float64 `json:"worker_cpu_ms"` // CPU of the worker itself for this run
-	Signal      *int    `json:"signal,omitempty"`
-	Exit        *int    `json:"exit,omitempty"`
-	Error       string  `json:"error,omitempty"`
+	CPUMS float64 `json:"cpu_ms"`
+	// ProgramCPUMS is the program's own CPU as its child published it,
+	// when the run had a program budget (the program can change it).
+	ProgramCPUMS float64 `json:"program_cpu_ms,omitempty"`
+	SetupCPUMS   float64 `json:"setup_cpu_ms"`
+	Overflow     bool    `json:"overflow"`
+	WallMS       float64 `json:"wall_ms"`
+	ChildCPUMS   float64 `json:"child_cpu_ms"`  // CPU of the run's child (not of processes it left)
+	WorkerCPUMS  float64 `json:"worker_cpu_ms"` // CPU of the worker itself for this run
+	Signal       *int    `json:"signal,omitempty"`
+	Exit         *int    `json:"exit,omitempty"`
+	Error        string  `json:"error,omitempty"`
 	// Forged counts event lines whose signature did not check out;
 	// ForgedSample is the first of them.
 	Forged       int          `json:"forged,omitempty"`

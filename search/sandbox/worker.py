@@ -32,6 +32,7 @@ import gc
 import hashlib
 import hmac
 import json
+import mmap
 import os
 import resource
 import select
@@ -136,7 +137,8 @@ class Collector:
         self.text_cap = 16000
         self.phases = {}
         self.lines = None
-        self.cpu = None  # CPU by phase (ns), when a benchmark asks
+        self.cpu = None  # CPU marks (ns) of collection, when a benchmark asks
+        self.clock = None  # ProgramClock: the program's own CPU, when counted
 
     def pytest_collectreport(self, report):
         if report.failed:
@@ -275,23 +277,67 @@ def make_plugins(collector):
     class Phases:
         @pytest.hookimpl(hookwrapper=True)
         def pytest_runtest_call(self, item):
-            cpu = collector.cpu
-            if cpu is None:
+            clock = collector.clock
+            if clock is None:
                 yield
                 return
-            t = time.process_time_ns()
+            clock.enter()
             try:
                 yield
             finally:
-                cpu["tests"] += time.process_time_ns() - t
+                clock.leave("tests")
 
     COVERAGE_HOOK[:] = [Coverage.pytest_runtest_protocol]
     return [collector, Coverage(), Phases()]
 
 
-def time_program_import(cpu):
-    """For benchmarks: count the CPU of executing solution.py's module code
-    (its import, during collection) in cpu["import"]."""
+class ProgramClock:
+    """Counts the CPU of the program's own code in a run's child: executing
+    solution.py's module code (its import) and the test bodies (pytest's
+    call phase), a nested one (an import inside a test) once. With shared,
+    an mmap the worker reads, it also publishes the count there: [0:8] the
+    CPU of the finished phases, [8:16] the child's CPU clock when the open
+    phase began (0: none is open), so that the worker can stop a loop at the
+    program's own budget (program_cpu_limit_s) instead of at the whole
+    count's limit, most of which is pytest's allowance. The program can
+    write that memory too, so the budget can only end a run sooner: the
+    whole count's limit holds whatever it says."""
+
+    def __init__(self, shared=None):
+        self.shared = shared
+        self.depth = 0
+        self.began = 0
+        self.used = {"import": 0, "tests": 0}
+        self._now = time.process_time_ns
+        self._pack = struct.pack_into
+
+    def enter(self):
+        if self.depth == 0:
+            self.began = self._now()
+            self._publish(8, self.began)
+        self.depth += 1
+
+    def leave(self, kind):
+        self.depth = max(0, self.depth - 1)
+        if self.depth:
+            return
+        self.used[kind] += self._now() - self.began
+        # The open mark goes first: a worker reading between the two writes
+        # undercounts for a moment, never counts the phase twice.
+        self._publish(8, 0)
+        self._publish(0, self.used["import"] + self.used["tests"])
+
+    def _publish(self, offset, value):
+        if self.shared is not None:
+            try:
+                self._pack("<q", self.shared, offset, value)
+            except (ValueError, TypeError, struct.error):
+                pass
+
+
+def count_program_import(clock):
+    """Count the CPU of executing solution.py's module code (its import,
+    during collection) on clock."""
     import importlib.machinery
 
     class ImportTimer:
@@ -304,11 +350,11 @@ def time_program_import(cpu):
                 inner = spec.loader.exec_module
 
                 def exec_module(module):
-                    t = time.process_time_ns()
+                    clock.enter()
                     try:
                         inner(module)
                     finally:
-                        cpu["import"] += time.process_time_ns() - t
+                        clock.leave("import")
 
                 spec.loader.exec_module = exec_module
             return spec
@@ -316,12 +362,12 @@ def time_program_import(cpu):
     sys.meta_path.insert(0, ImportTimer)
 
 
-def phase_ms(cpu):
+def phase_ms(cpu, clock):
     """The phases a benchmark reports, in ms, from the child's counters."""
     start = cpu["start"]
     collected = cpu.get("collected") or time.process_time_ns()
-    imp = cpu["import"]
-    return {"import": imp / 1e6, "collection": max(0, collected - start - imp) / 1e6, "tests": cpu["tests"] / 1e6}
+    imp = clock.used["import"]
+    return {"import": imp / 1e6, "collection": max(0, collected - start - imp) / 1e6, "tests": clock.used["tests"] / 1e6}
 
 
 WARM_SOLUTION = '''
@@ -524,7 +570,7 @@ def mark_start(mfd):
         pass
 
 
-def child_main(req, wfd, mfd, key, ctx):
+def child_main(req, wfd, mfd, key, ctx, shared=None):
     marks = [time.process_time_ns()]
     confine_child(req, ctx)
     marks.append(time.process_time_ns())
@@ -556,16 +602,18 @@ def child_main(req, wfd, mfd, key, ctx):
                 emit({"t": "tamper", "why": "static check: " + why})
             emit({"t": "done", "exit": 0, "output_limit": False})
             os._exit(0)
+    if req.get("phases") or shared is not None:
+        collector.clock = ProgramClock(shared)
+        count_program_import(collector.clock)
     if req.get("phases"):
-        collector.cpu = {"import": 0, "tests": 0}
-        time_program_import(collector.cpu)
+        collector.cpu = {}
     mark_start(mfd)
     if collector.cpu is not None:
         collector.cpu["start"] = time.process_time_ns()
     code = run_session(config, session, collector)
     done = {"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])}
     if collector.cpu is not None:
-        done["phases"] = phase_ms(collector.cpu)
+        done["phases"] = phase_ms(collector.cpu, collector.clock)
         done["setup"] = {k: (b - a) / 1e6 for k, a, b in zip(("confine", "arm", "static"), marks, marks[1:])}
         done["setup"]["fork"] = marks[0] / 1e6
     emit(done)
@@ -746,6 +794,7 @@ class Child:
         self.child_cpu_ns = 0  # the child's whole CPU, when it was reaped here
         self.start_ns = None  # the child's CPU at its start mark
         self.cpu_ns = 0  # CPU counted against the limit: from the start mark on
+        self.program_ns = 0  # the program's own CPU, when its budget is counted
         self.mark = b""
         self.minflt = 0  # the child's page faults (copies of the worker's pages, mostly)
 
@@ -760,14 +809,28 @@ def read_mark(c):
     return False
 
 
-def wait_child(c, deadline, cap, cpu_limit_ns):
+def program_used(shared, now):
+    """The program's own CPU so far, from the clock its child publishes in
+    shared (ProgramClock): the finished phases plus the open one up to now,
+    the child's CPU clock. Whatever the program wrote there, never below 0."""
+    spent, began = struct.unpack_from("<qq", shared, 0)
+    if began > 0:
+        spent += max(0, now - began)
+    return max(0, spent)
+
+
+def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
     """Collect the child's pipe output until it exits or goes over a limit:
-    the wall-clock deadline, or cpu_limit_ns of CPU time (all its threads)
-    counted from its start mark. The CPU limit is enforced here, outside the
+    the wall-clock deadline, cpu_limit_ns of CPU time (all its threads)
+    counted from its start mark, or program_limit_ns of CPU in the program's
+    own code (its import and the test bodies, as the child's ProgramClock
+    publishes them in shared). The CPU limits are enforced here, outside the
     program: the worker sleeps for the budget left (a thread's CPU time
     grows no faster than wall time), then reads the child's CPU clock again."""
     pidfd = os.pidfd_open(c.pid)
     fds = [c.r, pidfd, c.mr]
+    if shared is None:
+        program_limit_ns = 0
     while True:
         wait = deadline - time.monotonic()
         if wait <= 0:
@@ -775,13 +838,20 @@ def wait_child(c, deadline, cap, cpu_limit_ns):
             break
         if cpu_limit_ns and c.start_ns is not None:
             try:
-                used = process_cpu_ns(c.pid) - c.start_ns
+                now = process_cpu_ns(c.pid)
             except OSError:
-                used = 0
+                now = c.start_ns
+            used = now - c.start_ns
             if used >= cpu_limit_ns:
                 c.timeout, c.cpu_ns = "cpu", used
                 break
             wait = min(wait, max((cpu_limit_ns - used) / 1e9, 0.001))
+            if program_limit_ns:
+                c.program_ns = program_used(shared, now)
+                if c.program_ns >= program_limit_ns:
+                    c.timeout, c.cpu_ns = "program", used
+                    break
+                wait = min(wait, max((program_limit_ns - c.program_ns) / 1e9, 0.001))
         try:
             ready, _, _ = select.select(fds, [], [], wait)
         except InterruptedError:
@@ -830,10 +900,14 @@ def wait_child(c, deadline, cap, cpu_limit_ns):
     os.close(pidfd)
     if c.status is not None and c.start_ns is not None:
         # Reaped: its rusage (with the children it waited for) is the final
-        # count. Over the limit is a timeout however close the poll came.
+        # count. Over a limit is a timeout however close the poll came.
         c.cpu_ns = max(0, c.child_cpu_ns - c.start_ns)
+        if program_limit_ns:
+            c.program_ns = program_used(shared, c.child_cpu_ns)
         if cpu_limit_ns and c.cpu_ns >= cpu_limit_ns:
             c.timeout = "cpu"
+        elif program_limit_ns and c.program_ns >= program_limit_ns:
+            c.timeout = "program"
     return c
 
 
@@ -867,6 +941,8 @@ def finish(resp, c, t0, tp0):
     resp["timeout_kind"] = c.timeout
     resp["child_cpu_ms"] = c.child_cpu_ns / 1e6
     resp["cpu_ms"] = c.cpu_ns / 1e6
+    if c.program_ns:
+        resp["program_cpu_ms"] = c.program_ns / 1e6
     resp["child_minflt"] = c.minflt
     if c.start_ns is not None:
         resp["setup_cpu_ms"] = c.start_ns / 1e6
@@ -889,8 +965,8 @@ def finish_without_child(resp, t0, tp0):
     return resp
 
 
-def cpu_limit_ns(req):
-    return int(float(req.get("cpu_limit_s") or 0) * 1e9)
+def cpu_limit_ns(req, field="cpu_limit_s"):
+    return int(float(req.get(field) or 0) * 1e9)
 
 
 def run_one(req, ctx):
@@ -919,8 +995,16 @@ def run_one(req, ctx):
             events = [{"t": "tamper", "why": "static check: " + why} for why in found]
             events.append({"t": "done", "exit": 0, "output_limit": False})
             return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False}, t0, tp0)
-    c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx))
-    wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit_ns(req))
+    program_limit = cpu_limit_ns(req, "program_cpu_limit_s") if req.get("kind") == "run" else 0
+    # The program's clock, shared with the child; a new one for every run,
+    # so nothing a run left behind can write into the next one's.
+    shared = mmap.mmap(-1, 16) if program_limit and cpu_limit_ns(req) else None
+    try:
+        c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx, shared))
+        wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit_ns(req), program_limit, shared)
+    finally:
+        if shared is not None:
+            shared.close()
     events, forged, sample = verify_lines(c.buf, key)
     resp = {"id": req.get("id"), "events": events, "overflow": c.overflow}
     if forged:
