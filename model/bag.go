@@ -48,6 +48,13 @@ type InputSet struct {
 	NoParentText bool `json:"no_parent_text,omitempty"` // feedback and diagnosis
 	NoEditText   bool `json:"no_edit_text,omitempty"`   // the edit's text
 	NoProgram    bool `json:"no_program,omitempty"`     // the parent program (bag only)
+	// NoWords: no hashed words or code tokens of any text (bag only). The
+	// model keeps the edit's kind and the relational features (how the
+	// edit relates to the program, the failures and the diagnosis: names
+	// in the failing output, the suspected line, naturalness, sizes), which
+	// mean the same on any task set, and drops the vocabulary, which does
+	// not (docs/results.md, "Inputs without vocabulary").
+	NoWords bool `json:"no_words,omitempty"`
 }
 
 // DefaultBagConfig is the embedded default's architecture.
@@ -160,7 +167,7 @@ func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) {
 	c := n.Config
 	par := &edges[0]
 	enc := Encoded{Features: par.Features()}
-	if !c.Inputs.NoParentText {
+	if !c.Inputs.NoParentText && !c.Inputs.NoWords {
 		enc.Prefix = n.wordIDs(enc.Prefix, fieldFeedback, par.Feedback, c.MaxParentIDs/2)
 		enc.Prefix = n.wordIDs(enc.Prefix, fieldDiagnosis, par.Diagnosis, c.MaxParentIDs)
 	}
@@ -235,7 +242,12 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 	}
 	p := parseEdit(e.Edit)
 	removed, added := tokenDiff(p.before, p.after)
-	ids := n.editIDs(p, removed, added, e.Edit)
+	var ids []int32
+	if ec.inputs.NoWords {
+		ids = []int32{n.hashID(fieldKind, fmt.Sprint(p.kind))}
+	} else {
+		ids = n.editIDs(p, removed, added, e.Edit)
+	}
 	d.kind(p.kind)
 	if p.line > 0 {
 		d.set("names_line", 1)

@@ -48,3 +48,49 @@ func TestBagScores(t *testing.T) {
 		}
 	}
 }
+
+// TestBagNoWords: without words, the model reads no hashed word or token of
+// any text (no parent ids, one id per edit: its kind) and keeps every
+// relational feature of the edit, the same as with words; the parent's
+// features are unchanged.
+func TestBagNoWords(t *testing.T) {
+	lm, _ := NewNGram(3, 12)
+	lm.Fit("def f(a, b):\n    return a + b\n", map[string]bool{})
+	with := &BagNet{Config: DefaultBagConfig(), Bins: 5, HeadHidden: 16, LM: lm}
+	cfg := DefaultBagConfig()
+	cfg.Inputs.NoWords = true
+	without := &BagNet{Config: cfg, Bins: 5, HeadHidden: 16, LM: lm}
+	a, err := with.Encode(bagEdges())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := without.Encode(bagEdges())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Prefix) == 0 || len(b.Prefix) != 0 {
+		t.Errorf("parent ids: %d with words, %d without; want some, then none", len(a.Prefix), len(b.Prefix))
+	}
+	for i := range b.Edits {
+		if len(a.Edits[i]) <= 1 || len(b.Edits[i]) != 1 || b.Edits[i][0] != a.Edits[i][0] {
+			t.Errorf("edit %d: ids %v with words, %v without; want only the kind's id without", i, a.Edits[i], b.Edits[i])
+		}
+		nonzero := 0
+		for j := range a.Dense[i] {
+			if a.Dense[i][j] != b.Dense[i][j] {
+				t.Errorf("edit %d: dense feature %s %v with words, %v without", i, BagDense[j], a.Dense[i][j], b.Dense[i][j])
+			}
+			if b.Dense[i][j] != 0 {
+				nonzero++
+			}
+		}
+		if nonzero == 0 {
+			t.Errorf("edit %d: no relational feature set", i)
+		}
+	}
+	for j := range a.Features {
+		if a.Features[j] != b.Features[j] {
+			t.Errorf("parent feature %d: %v with words, %v without", j, a.Features[j], b.Features[j])
+		}
+	}
+}

@@ -93,6 +93,7 @@ func addTrainFlags(c *cobra.Command, f *trainFlags) {
 	fl.BoolVar(&o.Inputs.NoParentText, "no-parent-text", false, "ablation: the model does not read the parent's feedback and diagnosis")
 	fl.BoolVar(&o.Inputs.NoEditText, "no-edit-text", false, "ablation: the model does not read the edit's text")
 	fl.BoolVar(&o.Inputs.NoProgram, "no-program", false, "ablation (small): the model does not read the parent program")
+	fl.BoolVar(&o.Inputs.NoWords, "no-words", false, "bag: no hashed words or code tokens of any text, only the edit's kind and its relational features (what transfers across task sets)")
 	fl.StringArrayVar(&f.Sets, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
 }
 
