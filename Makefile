@@ -68,7 +68,9 @@ demo: prereqs build
 	./scripts/demo.sh $(BIN) $(OUT)
 
 # checkpoint remakes the embedded default checkpoint (checkpoints/default):
-# builds the 5-root bundled corpus and trains the CPU model on it, seed 1.
+# builds the 5-root bundled corpus and MBPP's train and val corpus, and
+# trains the CPU model on both, seed 1, on the parent's numbers only
+# (CKPT_TRAIN_FLAGS=... for other inputs; scripts/checkpoint.sh).
 checkpoint: prereqs build
 	./scripts/checkpoint.sh $(BIN) $(CKPT_CORPUS)
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/triage

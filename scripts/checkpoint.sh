@@ -7,7 +7,11 @@
 #      seed 1, the default (CPU-time) limits; skipped when CORPUS names several folders (a comma
 #      list of corpora built before, used as given),
 #   2. train the CPU model (--arch small) on their train splits, seed 1, choosing the checkpoint by
-#      E[T] on their val splits and recording (never using) the test splits' E[T],
+#      E[T] on their val splits and recording (never using) the test splits' E[T]; it reads the
+#      parent's numbers only (pass rate, failed fraction, depth, program length, budget left:
+#      --no-program --no-edit-text --no-parent-text), the inputs that transferred across task
+#      sources under the cross-dataset judge (docs/results.md, "Inputs that transfer");
+#      CKPT_TRAIN_FLAGS replaces those flags (CKPT_TRAIN_FLAGS= reads every input),
 #   3. tune REx's and UCT's constants on the same val splits (baselines.json, used by make demo),
 #   4. copy the checkpoint into checkpoints/default/ (rebuild the binary to embed it).
 # The checkpoint records the commit of BIN, every option and the corpora's manifest hashes.
@@ -30,7 +34,9 @@ else
 fi
 echo "== 2/4 train the CPU model into $OUT" >&2
 rm -rf "$OUT"
-"$BIN" train --corpus "$CORPUS" --arch small --seed 1 --record-test --out "$OUT"
+TRAIN_FLAGS=${CKPT_TRAIN_FLAGS---no-program --no-edit-text --no-parent-text}
+# shellcheck disable=SC2086 # TRAIN_FLAGS is a list of flags
+"$BIN" train --corpus "$CORPUS" --arch small --seed 1 --record-test $TRAIN_FLAGS --out "$OUT"
 echo "== 3/4 tune the baselines' constants on the val split" >&2
 rm -f "$OUT/baselines.json"
 "$BIN" tune --corpus "$CORPUS" --split val --policy rex --grid 'C=1,5,10,20' --out "$OUT/baselines.json"
