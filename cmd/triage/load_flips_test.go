@@ -80,10 +80,10 @@ func TestLoadFlipRate(t *testing.T) {
 			if err != nil || !c.Valid() {
 				t.Fatalf("task %s: %+v %v", r.task.ID, c, err)
 			}
-			lim[i] = l.Run(c.Limit)
+			lim[i] = c.RunOptions(l)
 		}
 		limits[r.task.ID] = lim
-		t.Logf("task %s: wall limit %v; CPU limit %v (backstop %v)", r.task.ID, lim[0].Timeout, lim[1].CPU, lim[1].Timeout)
+		t.Logf("task %s: wall limit %v; CPU limit %v (program %v, backstop %v)", r.task.ID, lim[0].Timeout, lim[1].CPU, lim[1].ProgramCPU, lim[1].Timeout)
 	}
 	pass := func() [][2]corpus.Status {
 		out := make([][2]corpus.Status, len(runs))
