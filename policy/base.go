@@ -17,7 +17,8 @@ type base struct {
 	picked []uint32 // by EdgeID: == askGen when chosen in the current Ask
 	seen   []uint32 // by EdgeID: == askGen when seen in the current frontier
 	askGen uint32
-	steps  int // number of distinct tells
+	steps  int      // number of distinct tells
+	paths  []uint64 // by EdgeID: siblingPath + 1, 0 until computed
 }
 
 func newBase(t *corpus.Tree, seed uint64) base {
@@ -31,6 +32,7 @@ func (b *base) growEdges() {
 		b.told = append(b.told, false)
 		b.picked = append(b.picked, 0)
 		b.seen = append(b.seen, 0)
+		b.paths = append(b.paths, 0)
 	}
 }
 
@@ -93,6 +95,46 @@ func (b *base) tell(e corpus.EdgeID, child *corpus.Node) (bool, error) {
 // parentDepth is the depth of e's parent node.
 func (b *base) parentDepth(e corpus.EdgeID) int {
 	return b.t.Nodes[b.t.Edges[e].Parent].Depth
+}
+
+// siblingPath is e's place in the tree, whatever the edges' numbering: the
+// position of each edge on the path from the root down to e among its
+// parent's edits, the root's edit in the top byte, 8 bits a level (the first
+// 8 levels count; a position over 254 counts as 254 and the EdgeID decides).
+// Between edges whose parents share a depth its order is the order of a
+// breadth-first numbering, the order of a recorded tree's edges, and it is
+// the same in a live search or a session, which number edges as they are
+// expanded.
+func (b *base) siblingPath(e corpus.EdgeID) uint64 {
+	b.growEdges()
+	if p := b.paths[e]; p != 0 {
+		return p - 1
+	}
+	var idx [8]uint64
+	n := 0
+	for cur := e; cur >= 0 && int(cur) < len(b.t.Edges); {
+		par := b.t.Edges[cur].Parent
+		if par < 0 || int(par) >= len(b.t.Nodes) {
+			break
+		}
+		pos := 254
+		for i, s := range b.t.Nodes[par].Edges {
+			if s == cur {
+				pos = min(i, 254)
+				break
+			}
+		}
+		copy(idx[1:], idx[:7]) // root-first: shift the deeper levels down
+		idx[0] = uint64(pos)
+		n++
+		cur = b.t.Nodes[par].ViaEdge
+	}
+	var key uint64
+	for i := range min(n, 8) {
+		key |= idx[i] << (56 - 8*i)
+	}
+	b.paths[e] = key + 1
+	return key
 }
 
 // maxDepth is the tree's D (4 when unset).

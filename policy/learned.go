@@ -29,7 +29,8 @@ func (f ScoreFunc) Score(ctx context.Context, edges []priority.Edge) ([]priority
 // Learned is CodeTriage's best-first policy (docs/design.md "The priority model and s(e)"): the
 // Scorer gives a distribution over the solve distance of each edge, once,
 // when the edge joins the frontier; the episode expands the edge of highest
-// s(e) = (1/b) Σ_{m≤b} F(m), ties by parent depth ascending, then EdgeID.
+// s(e) = (1/b) Σ_{m≤b} F(m), ties by parent depth ascending, then the edge's
+// place in the tree, then EdgeID (compareScored).
 type Learned struct {
 	scorer   Scorer
 	p1       bool
@@ -197,7 +198,7 @@ func (ep *learnedEpisode) Ask(ctx context.Context, frontier []corpus.EdgeID, n i
 	}
 	ep.items = ep.items[:0]
 	for _, e := range fr {
-		ep.items = append(ep.items, scored{ep.score[e], ep.parentDepth(e), e})
+		ep.items = append(ep.items, scored{ep.score[e], ep.parentDepth(e), ep.siblingPath(e), e})
 	}
 	return topN(ep.items, n, nil), nil
 }

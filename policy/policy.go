@@ -54,7 +54,8 @@ type Episode interface {
 // Ranker is implemented by episodes that order the frontier by a per-edge
 // priority (bfs, dfs, passrate, learned). Priorities returns one value per
 // frontier edge, same order, larger first, for display in reports; ties are
-// broken by parent depth ascending, then EdgeID ascending.
+// broken by parent depth ascending, then the edge's place in the tree, then
+// EdgeID ascending (compareScored).
 type Ranker interface {
 	Priorities(ctx context.Context, frontier []corpus.EdgeID) ([]float64, error)
 }

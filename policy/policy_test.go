@@ -302,3 +302,41 @@ func ExampleNew() {
 	fmt.Println(p.Name(), err)
 	// Output: rex <nil>
 }
+
+// TestTiesIgnoreNumbering: among edges of equal priority and parent depth,
+// a priority policy picks in the order of the edges' places in the tree
+// (root edit first, then the edits under it), not of their ids: a live
+// search or a session numbers edges as they are expanded, a recorded tree
+// breadth-first, and a replay must choose as the live search would.
+func TestTiesIgnoreNumbering(t *testing.T) {
+	// Root 0 has edits 0 and 1; edit 1 was expanded first (node 1, edits 2
+	// and 3), then edit 0 (node 2, edits 4 and 5). By place: 4, 5, 2, 3.
+	tr := &corpus.Tree{ID: "renumbered", K: 2, D: 3,
+		Nodes: []corpus.Node{
+			{ID: 0, Parent: corpus.NoNode, ViaEdge: -1, Depth: 0, Program: "r", Edges: []corpus.EdgeID{0, 1}},
+			{ID: 1, Parent: 0, ViaEdge: 1, Depth: 1, Program: "b", Edges: []corpus.EdgeID{2, 3}},
+			{ID: 2, Parent: 0, ViaEdge: 0, Depth: 1, Program: "a", Edges: []corpus.EdgeID{4, 5}},
+		},
+		Edges: []corpus.Edge{
+			{ID: 0, Parent: 0, Index: 0, Child: 2}, {ID: 1, Parent: 0, Index: 1, Child: 1},
+			{ID: 2, Parent: 1, Index: 0, Child: corpus.NoNode}, {ID: 3, Parent: 1, Index: 1, Child: corpus.NoNode},
+			{ID: 4, Parent: 2, Index: 0, Child: corpus.NoNode}, {ID: 5, Parent: 2, Index: 1, Child: corpus.NoNode},
+		}}
+	for i := range tr.Nodes {
+		tr.Nodes[i].Exec = corpus.Execution{Status: corpus.StatusOK, PassRate: 0.5, FailedFrac: 0.5, Tests: []corpus.TestResult{{Name: "t"}}}
+	}
+	for _, name := range []string{"bfs", "passrate"} {
+		p, err := policy.New(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep := p.Start(tr, 1)
+		got, err := ep.Ask(context.Background(), []corpus.EdgeID{2, 3, 4, 5}, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []corpus.EdgeID{4, 5, 2, 3}; !slices.Equal(got, want) {
+			t.Errorf("%s: asked %v, want %v (the edits under the root's first edit first)", name, got, want)
+		}
+	}
+}

@@ -12,16 +12,24 @@ import (
 type scored struct {
 	score float64
 	depth int
+	path  uint64 // base.siblingPath
 	edge  corpus.EdgeID
 }
 
 // compareScored is the total order of priority policies: score descending,
-// then parent depth ascending, then EdgeID ascending.
+// then parent depth ascending, then the edge's place in the tree
+// (base.siblingPath), then EdgeID ascending. The place comes before the id
+// because a replay numbers a recorded tree's edges breadth-first and a live
+// search or a served session numbers them as they are expanded: ties must
+// fall the same way in both.
 func compareScored(a, b scored) int {
 	if c := cmp.Compare(b.score, a.score); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(a.depth, b.depth); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.path, b.path); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.edge, b.edge)
@@ -72,7 +80,7 @@ func (ep *priorityEpisode) Ask(_ context.Context, frontier []corpus.EdgeID, n in
 	salt := ep.rng.Uint64()
 	ep.items = ep.items[:0]
 	for _, e := range fr {
-		ep.items = append(ep.items, scored{ep.prio(ep, e, salt), ep.parentDepth(e), e})
+		ep.items = append(ep.items, scored{ep.prio(ep, e, salt), ep.parentDepth(e), ep.siblingPath(e), e})
 	}
 	return topN(ep.items, n, nil), nil
 }
@@ -123,9 +131,10 @@ func NewRandom(params Params) (Policy, error) {
 }
 
 // NewBFS returns breadth-first search: the shallowest parent first, then
-// the lowest EdgeID (edges are numbered in the order their parents were
-// proposed, so this is the FIFO order of REx's bfs scheduler,
-// docs/baselines.md "Simple orders"). No hyperparameters.
+// the edge's place in the tree (compareScored; the lowest EdgeID of a
+// recorded tree, whose edges are numbered in the order their parents were
+// proposed), so this is the FIFO order of REx's bfs scheduler
+// (docs/baselines.md "Simple orders"). No hyperparameters.
 func NewBFS(params Params) (Policy, error) {
 	if err := params.check("bfs"); err != nil {
 		return nil, err
