@@ -425,7 +425,8 @@ func TestMergeSlices(t *testing.T) {
 }
 
 // TestStatsProtections: stats list the sandbox protections every slice's
-// session had; one slice built without a protection takes it off.
+// session had; one slice built without a protection takes it off; a merge
+// keeps the same list.
 func TestStatsProtections(t *testing.T) {
 	tasks := fakeTasks(4)
 	ctx := context.Background()
@@ -453,5 +454,27 @@ func TestStatsProtections(t *testing.T) {
 	}
 	if want := []string{"netns", "output-cap"}; !reflect.DeepEqual(both.Protections, want) {
 		t.Errorf("both slices: protections %v, want %v", both.Protections, want)
+	}
+	// A merge keeps what both slices had, and stats of the merged corpus
+	// say the same; with a slice that records none it vouches for none.
+	merged, err := Merge(filepath.Join(t.TempDir(), "merged"), []string{a, b}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"netns", "output-cap"}; !reflect.DeepEqual(merged.Protections, want) {
+		t.Errorf("merged: protections %v, want %v", merged.Protections, want)
+	}
+	none := t.TempDir()
+	o := buildOpts(none, &fakeProposer{}, &fakeExecutor{})
+	o.ShardIndex, o.ShardCount = 1, 2
+	if _, err := BuildCorpus(ctx, tasks, o); err != nil {
+		t.Fatal(err)
+	}
+	mixed, err := Merge(filepath.Join(t.TempDir(), "mixed"), []string{a, none}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mixed.Protections) != 0 {
+		t.Errorf("merged with a slice that records none: protections %v, want none", mixed.Protections)
 	}
 }

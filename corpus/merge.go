@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +49,9 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		man.Settings = *settings
 	}
 	man.MissingSlices = missing
+	if man.Protections, err = mergeProtections(dirs); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -110,6 +114,35 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		return man, fmt.Errorf("merge: %w", err)
 	}
 	return man, nil
+}
+
+// mergeProtections returns the sandbox protections that every input
+// manifest records (Manifest.Protections): what every merged tree was
+// built under. None when some manifest records none (built before the
+// record, or by an executor without protections): the merge cannot vouch
+// for its trees.
+func mergeProtections(dirs []string) ([]string, error) {
+	var out []string
+	seen := false
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
+		for _, f := range files {
+			m, err := ReadManifest(f)
+			if err != nil {
+				return nil, fmt.Errorf("merge: %w", err)
+			}
+			if len(m.Protections) == 0 {
+				return nil, nil
+			}
+			if !seen {
+				out, seen = slices.Clone(m.Protections), true
+				continue
+			}
+			out = slices.DeleteFunc(out, func(p string) bool { return !slices.Contains(m.Protections, p) })
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // ErrMergeSettings is returned by Merge when its inputs were built with
