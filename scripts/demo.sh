@@ -57,7 +57,9 @@ step "5/6 replay the learned policy and every baseline on the test split"
   --json-file "$OUT/eval.json" --report "$OUT/eval.html" | tee "$OUT/eval.md"
 
 step "6/6 replay every policy on the shipped MBPP test-split trees (a comparison that can rank)"
-"$BIN" corpus stats corpus/mbpp/test-trees | head -n 4
+# sed reads to the end: head would exit after 4 lines, and under pipefail the
+# SIGPIPE of a later write would fail the demo (exit 141).
+"$BIN" corpus stats corpus/mbpp/test-trees | sed -n '1,4p'
 "$BIN" eval --corpus corpus/mbpp/test-trees --split test --params "$PARAMS" --paired learned \
   --json-file "$OUT/rank.json" | tee "$OUT/rank.md"
 step "done: report $OUT/eval.html  tables $OUT/eval.md, $OUT/rank.md  live search $OUT/live.md"
