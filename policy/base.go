@@ -112,7 +112,8 @@ func (b *base) siblingPath(e corpus.EdgeID) uint64 {
 	}
 	var idx [8]uint64
 	n := 0
-	for cur := e; cur >= 0 && int(cur) < len(b.t.Edges); {
+	// At most one step a node: a malformed tree whose edges loop ends here.
+	for cur, steps := e, 0; cur >= 0 && int(cur) < len(b.t.Edges) && steps <= len(b.t.Nodes); steps++ {
 		par := b.t.Edges[cur].Parent
 		if par < 0 || int(par) >= len(b.t.Nodes) {
 			break
