@@ -339,4 +339,22 @@ func TestTiesIgnoreNumbering(t *testing.T) {
 			t.Errorf("%s: asked %v, want %v (the edits under the root's first edit first)", name, got, want)
 		}
 	}
+	// A malformed tree whose edges loop (node 1 made by its own edit) still
+	// gets an answer.
+	loop := &corpus.Tree{ID: "loop", K: 1, D: 3,
+		Nodes: []corpus.Node{
+			{ID: 0, Parent: corpus.NoNode, ViaEdge: -1, Program: "r", Edges: []corpus.EdgeID{0}},
+			{ID: 1, Parent: 1, ViaEdge: 1, Depth: 1, Program: "a", Edges: []corpus.EdgeID{1}},
+		},
+		Edges: []corpus.Edge{{ID: 0, Parent: 0, Child: corpus.NoNode}, {ID: 1, Parent: 1, Child: corpus.NoNode}}}
+	for i := range loop.Nodes {
+		loop.Nodes[i].Exec = tr.Nodes[0].Exec
+	}
+	p, err := policy.New("passrate", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.Start(loop, 1).Ask(context.Background(), []corpus.EdgeID{1, 0}, 2); err != nil || len(got) != 2 {
+		t.Errorf("a tree whose edges loop: asked %v, %v", got, err)
+	}
 }
