@@ -99,8 +99,9 @@ func (b *base) parentDepth(e corpus.EdgeID) int {
 
 // siblingPath is e's place in the tree, whatever the edges' numbering: the
 // position of each edge on the path from the root down to e among its
-// parent's edits, the root's edit in the top byte, 8 bits a level (the first
-// 8 levels count; a position over 254 counts as 254 and the EdgeID decides).
+// parent's edits (Edge.Index), the root's edit in the top byte, 8 bits a
+// level (the first 8 levels count; a position over 254 counts as 254 and
+// the EdgeID decides).
 // Between edges whose parents share a depth its order is the order of a
 // breadth-first numbering, the order of a recorded tree's edges, and it is
 // the same in a live search or a session, which number edges as they are
@@ -114,19 +115,13 @@ func (b *base) siblingPath(e corpus.EdgeID) uint64 {
 	n := 0
 	// At most one step a node: a malformed tree whose edges loop ends here.
 	for cur, steps := e, 0; cur >= 0 && int(cur) < len(b.t.Edges) && steps <= len(b.t.Nodes); steps++ {
-		par := b.t.Edges[cur].Parent
+		edge := &b.t.Edges[cur]
+		par := edge.Parent
 		if par < 0 || int(par) >= len(b.t.Nodes) {
 			break
 		}
-		pos := 254
-		for i, s := range b.t.Nodes[par].Edges {
-			if s == cur {
-				pos = min(i, 254)
-				break
-			}
-		}
 		copy(idx[1:], idx[:7]) // root-first: shift the deeper levels down
-		idx[0] = uint64(pos)
+		idx[0] = uint64(min(max(edge.Index, 0), 254))
 		n++
 		cur = b.t.Nodes[par].ViaEdge
 	}
