@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -156,6 +157,28 @@ type Manifest struct {
 	// Protections are the executor's protections in force in the latest
 	// session (BuildOptions.Protections).
 	Protections []string `json:"protections,omitempty"`
+}
+
+// commonProtections gathers the sandbox protections several manifests all
+// recorded (Manifest.Protections).
+type commonProtections struct {
+	list []string
+	seen bool
+}
+
+// add keeps the protections that p has too (all of p for the first).
+func (c *commonProtections) add(p []string) {
+	if !c.seen {
+		c.list, c.seen = slices.Clone(p), true
+		return
+	}
+	c.list = slices.DeleteFunc(c.list, func(x string) bool { return !slices.Contains(p, x) })
+}
+
+// sorted returns the common protections in order (nil when none).
+func (c *commonProtections) sorted() []string {
+	slices.Sort(c.list)
+	return c.list
 }
 
 // SkippedTasks lists the tasks the build left out, in task order.

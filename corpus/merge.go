@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,17 +40,14 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 			return nil, fmt.Errorf("merge: output %s is also an input", out)
 		}
 	}
-	settings, missing, err := mergeSettings(dirs)
+	settings, missing, prot, err := mergeSettings(dirs)
 	if err != nil {
 		return nil, err
 	}
 	if settings != nil {
 		man.Settings = *settings
 	}
-	man.MissingSlices = missing
-	if man.Protections, err = mergeProtections(dirs); err != nil {
-		return nil, err
-	}
+	man.MissingSlices, man.Protections = missing, prot
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
@@ -116,56 +112,37 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 	return man, nil
 }
 
-// mergeProtections returns the sandbox protections that every input
-// manifest records (Manifest.Protections): what every merged tree was
-// built under. None when some manifest records none (built before the
-// record, or by an executor without protections): the merge cannot vouch
-// for its trees.
-func mergeProtections(dirs []string) ([]string, error) {
-	var out []string
-	seen := false
-	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
-		for _, f := range files {
-			m, err := ReadManifest(f)
-			if err != nil {
-				return nil, fmt.Errorf("merge: %w", err)
-			}
-			if len(m.Protections) == 0 {
-				return nil, nil
-			}
-			if !seen {
-				out, seen = slices.Clone(m.Protections), true
-				continue
-			}
-			out = slices.DeleteFunc(out, func(p string) bool { return !slices.Contains(m.Protections, p) })
-		}
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
 // ErrMergeSettings is returned by Merge when its inputs were built with
 // different settings. It is bad input (an InputError).
 var ErrMergeSettings error = &InputError{errors.New("inputs were built with different settings")}
 
 // mergeSettings reads the manifests of dirs: their common settings (slice
-// and layout fields reset; nil when no input has a manifest) and the
-// slices of an i/n build that none of them holds ("3, 7 of 25"; empty when
-// some input covers every task).
-func mergeSettings(dirs []string) (*BuildSettings, string, error) {
+// and layout fields reset; nil when no input has a manifest), the slices
+// of an i/n build that none of them holds ("3, 7 of 25"; empty when some
+// input covers every task), and the sandbox protections every manifest
+// records: what every merged tree was built under (none when some manifest
+// records none, built before the record or by an executor without them:
+// the merge cannot vouch for its trees).
+func mergeSettings(dirs []string) (*BuildSettings, string, []string, error) {
 	var first *BuildSettings
 	var firstFile string
 	var layout BuildSettings       // the first manifest's, whose row groups the merge keeps
 	held := map[int]map[int]bool{} // slice count → indices held
 	whole := false
+	var prot commonProtections
+	unvouched := false
 	for _, d := range dirs {
 		files, _ := filepath.Glob(filepath.Join(d, "manifest*.json"))
 		sort.Strings(files)
 		for _, f := range files {
 			m, err := ReadManifest(f)
 			if err != nil {
-				return nil, "", fmt.Errorf("merge: %w", err)
+				return nil, "", nil, fmt.Errorf("merge: %w", err)
+			}
+			if len(m.Protections) == 0 {
+				unvouched = true
+			} else {
+				prot.add(m.Protections)
 			}
 			st := m.Settings
 			if first == nil {
@@ -185,18 +162,22 @@ func mergeSettings(dirs []string) (*BuildSettings, string, error) {
 				continue
 			}
 			if diff := DiffSettings(*first, st); len(diff) > 0 {
-				return nil, "", fmt.Errorf("merge: %s and %s: %w (%s); merge joins the slices of one build, and readers take several folders side by side",
+				return nil, "", nil, fmt.Errorf("merge: %s and %s: %w (%s); merge joins the slices of one build, and readers take several folders side by side",
 					firstFile, f, ErrMergeSettings, strings.Join(diff, "; "))
 			}
 		}
 	}
 	if first == nil {
-		return nil, "", nil
+		return nil, "", nil, nil
+	}
+	var protections []string
+	if !unvouched {
+		protections = prot.sorted()
 	}
 	out := *first
 	out.RowsPerGroup, out.TasksPerShard = layout.RowsPerGroup, layout.TasksPerShard
 	if whole || len(held) == 0 {
-		return &out, "", nil
+		return &out, "", protections, nil
 	}
 	var missing []string
 	for n, idx := range held {
@@ -207,10 +188,10 @@ func mergeSettings(dirs []string) (*BuildSettings, string, error) {
 			}
 		}
 		if len(gaps) == 0 {
-			return &out, "", nil
+			return &out, "", protections, nil
 		}
 		missing = append(missing, strings.Join(gaps, ", ")+" of "+strconv.Itoa(n))
 	}
 	sort.Strings(missing)
-	return &out, strings.Join(missing, "; "), nil
+	return &out, strings.Join(missing, "; "), protections, nil
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 )
@@ -204,7 +203,7 @@ func nodeTextBytes(t *Tree, n *Node) int64 {
 func (s *Stats) addManifests(dirs []string) error {
 	seen := map[string]bool{}
 	var refs, progs, harns, limits, progLimits []float64
-	seenProt := false
+	var prot commonProtections
 	for _, d := range dirs {
 		files, err := filepath.Glob(filepath.Join(d, "manifest*.json"))
 		if err != nil {
@@ -232,13 +231,7 @@ func (s *Stats) addManifests(dirs []string) error {
 			}
 			s.Skipped = append(s.Skipped, m.SkippedTasks()...)
 			if len(m.Protections) > 0 {
-				if !seenProt {
-					s.Protections = slices.Clone(m.Protections)
-					seenProt = true
-				} else {
-					s.Protections = slices.DeleteFunc(s.Protections, func(p string) bool { return !slices.Contains(m.Protections, p) })
-				}
-				slices.Sort(s.Protections)
+				prot.add(m.Protections)
 			}
 			for _, sh := range m.Shards {
 				for _, t := range sh.Tasks {
@@ -258,6 +251,7 @@ func (s *Stats) addManifests(dirs []string) error {
 			}
 		}
 	}
+	s.Protections = prot.sorted()
 	if s.Limits != nil {
 		s.Limits.ReferenceMS = minMedianMax(refs)
 		s.Limits.LimitMS = minMedianMax(limits)
