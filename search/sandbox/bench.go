@@ -102,7 +102,11 @@ type BenchResult struct {
 	// CPU clocks), the worker's own side of the runs, the reference
 	// collections, the re-check, this process, and what is left.
 	ExecutorPhases []PhaseCPU `json:"executor_cpu_ms_per_suite_by_phase"`
-	Coverage       bool       `json:"coverage"`
+	// ReferenceCollections counts the executor's collections of a test file
+	// with a stand-in program: one per distinct test file when runs that
+	// want the same file at once share one.
+	ReferenceCollections int64 `json:"reference_collections"`
+	Coverage             bool  `json:"coverage"`
 }
 
 // Bench runs the same Runs (program, tests) pairs through a Pool and through
@@ -146,6 +150,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	cpu1 := cpuSeconds()
 	res.ExecutorCPUMSPerSuite = (cpu1 - cpu0) * 1000 / float64(o.Runs)
 	res.ExecutorPhases = perSuite(pool.phases.snapshot(), (selfCPUSeconds()-self0)*1000, (cpu1-cpu0)*1000, o.Runs)
+	res.ReferenceCollections = pool.collects.Load()
 	if res.ExecutorCPUMSPerSuite > 0 {
 		res.CPUCapacitySuitesPerS = float64(runtime.NumCPU()) * 1000 / res.ExecutorCPUMSPerSuite
 	}

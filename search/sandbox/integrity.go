@@ -24,18 +24,50 @@ type expectation struct {
 const maxExpectations = 4096
 
 // expectationFor returns the expected test ids of tests, collecting them on
-// slot s's worker the first time a test file is seen.
+// slot s's worker the first time a test file is seen. Runs that ask for the
+// same new test file at once share one collection: the first collects on
+// its own slot, the others wait for its result instead of each spending a
+// run on it.
 func (p *Pool) expectationFor(ctx context.Context, s *slot, tests string) (expectation, error) {
 	if p.opts.disabled[layerReferenceIDs] {
 		return expectation{why: "switched off"}, nil
 	}
 	key := sha256.Sum256([]byte(tests))
-	p.expMu.Lock()
-	e, ok := p.expected[key]
-	p.expMu.Unlock()
-	if ok {
-		return e, nil
+	for {
+		p.expMu.Lock()
+		if e, ok := p.expected[key]; ok {
+			p.expMu.Unlock()
+			return e, nil
+		}
+		wait, busy := p.expFlight[key]
+		if !busy {
+			done := make(chan struct{})
+			p.expFlight[key] = done
+			p.expMu.Unlock()
+			defer func() {
+				p.expMu.Lock()
+				delete(p.expFlight, key)
+				p.expMu.Unlock()
+				close(done)
+			}()
+			return p.collectExpectation(ctx, s, key, tests)
+		}
+		p.expMu.Unlock()
+		// Another run collects this file: wait for it, then look again. A
+		// collection that left nothing in the cache (it did not finish, or
+		// its run ended) makes this run collect it itself.
+		select {
+		case <-ctx.Done():
+			return expectation{}, ctx.Err()
+		case <-wait:
+		}
 	}
+}
+
+// collectExpectation collects tests on slot s's worker and caches what it
+// learns under key.
+func (p *Pool) collectExpectation(ctx context.Context, s *slot, key [32]byte, tests string) (expectation, error) {
+	p.collects.Add(1)
 	resp, failed, err := p.exchange(ctx, s, p.request(kindCollect, "", tests, p.opts), p.opts)
 	if err != nil {
 		return expectation{}, err
@@ -44,7 +76,7 @@ func (p *Pool) expectationFor(ctx context.Context, s *slot, tests string) (expec
 		// A timeout or crash of the collection may not recur: not cached.
 		return expectation{why: "the collection of the test file did not finish: " + firstLine(failed.Feedback)}, nil
 	}
-	e = expectationFrom(resp)
+	e := expectationFrom(resp)
 	p.expMu.Lock()
 	if len(p.expected) >= maxExpectations {
 		for k := range p.expected {

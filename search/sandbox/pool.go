@@ -47,8 +47,10 @@ type Pool struct {
 	protections map[string]bool
 	closed      bool
 
-	expMu    sync.Mutex
-	expected map[[32]byte]expectation
+	expMu     sync.Mutex
+	expected  map[[32]byte]expectation
+	expFlight map[[32]byte]chan struct{} // collections in flight, closed when done
+	collects  atomic.Int64               // collections run (reference ids)
 
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 
@@ -85,7 +87,8 @@ func New(opts Options) (*Pool, error) {
 	}
 	p := &Pool{opts: opts, dir: dir, script: filepath.Join(dir, "worker.py"),
 		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}, expected: map[[32]byte]expectation{},
-		hello: helloTimeout}
+		expFlight: map[[32]byte]chan struct{}{},
+		hello:     helloTimeout}
 	for _, name := range workerFileNames {
 		data, err := workerFiles.ReadFile(name)
 		if err == nil {

@@ -2,6 +2,9 @@ package sandbox
 
 import (
 	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"sync"
@@ -341,6 +344,69 @@ func TestReferenceIDs(t *testing.T) {
 	ex, err := p.Run(context.Background(), recheckProgram(t), cases[3].tests)
 	if err != nil || !ex.Solved() {
 		t.Errorf("run without reference ids: %v %s\n%s", err, ex.Status, ex.Feedback)
+	}
+}
+
+// TestReferenceIDsCollectedOnce: runs that want the same new test file at
+// once share one collection of it, and a run whose context ends while it
+// waits for another's collection returns at once.
+func TestReferenceIDsCollectedOnce(t *testing.T) {
+	p := ownPool(t, Options{Workers: 3, Timeout: 5 * time.Second})
+	tests := "from solution import add\n\ndef test_once():\n    assert add(2, 2) == 4\n"
+	var wg sync.WaitGroup
+	results := make([]corpus.Execution, 6)
+	errs := make([]error, len(results))
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			program := fmt.Sprintf("def add(a, b):\n    return a + b + %d\n", i%2)
+			results[i], errs[i] = p.Run(context.Background(), program, tests)
+		}()
+	}
+	wg.Wait()
+	for i, ex := range results {
+		if errs[i] != nil {
+			t.Fatalf("run %d: %v", i, errs[i])
+		}
+		if want := i%2 == 0; ex.Solved() != want {
+			t.Errorf("run %d: solved %v, want %v (%s)\n%s", i, ex.Solved(), want, ex.Status, ex.Feedback)
+		}
+	}
+	if n := p.collects.Load(); n != 1 {
+		t.Errorf("%d collections of one test file, want 1", n)
+	}
+
+	// A waiter whose context ends does not wait for the collection.
+	key := sha256.Sum256([]byte("def test_wait():\n    pass\n"))
+	block := make(chan struct{})
+	p.expMu.Lock()
+	p.expFlight[key] = block
+	p.expMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	s := <-p.slots
+	_, err := p.expectationFor(ctx, s, "def test_wait():\n    pass\n")
+	p.slots <- s
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("waiting with an ended context: %v, want the deadline", err)
+	}
+	// When the collection it waited for leaves nothing, it collects itself.
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		p.expMu.Lock()
+		delete(p.expFlight, key)
+		p.expMu.Unlock()
+		close(block)
+	}()
+	s = <-p.slots
+	e, err := p.expectationFor(context.Background(), s, "def test_wait():\n    pass\n")
+	p.slots <- s
+	if err != nil || !e.known || len(e.ids) != 1 {
+		t.Errorf("after the other collection left nothing: %v %+v", err, e)
+	}
+	if n := p.collects.Load(); n != 2 {
+		t.Errorf("%d collections, want 2", n)
 	}
 }
 
