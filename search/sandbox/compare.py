@@ -30,6 +30,12 @@
 #     float. Saying yes to any of them while saying yes to the real one is a
 #     lie. Containers of such values are taken apart element by element.
 #
+#   - a value compared with one of the test's pytest.approx objects is
+#     judged through approx: approx subtracts the value from the expected
+#     one, so a builtin-derived value is given to approx as the builtin it
+#     is, and any other value that approx admits must not be admitted by an
+#     approx of a value far away too.
+#
 # A lie is reported (report(why)), never raised: the caller records the run
 # as tamper. Values the test itself made to compare loosely are trusted:
 # pytest.approx's objects and instances of classes whose comparison is
@@ -334,6 +340,38 @@ def nudge(e):
     return []
 
 
+def far_number(e):
+    """A number of e's type that no tolerance near e admits (None: none)."""
+    t = type(e)
+    if t is bool or t not in (int, float, complex):
+        return None
+    if t is float and (e != e or _isinf(e)):
+        return None
+    return e + 1 + 2 * abs(e)
+
+
+def far_copies(e):
+    """Copies of the plain value e with one number moved far away: what an
+    approx of e must not admit. Empty when e holds no number."""
+    f = far_number(e)
+    if f is not None:
+        return [f]
+    t = type(e)
+    if t is list or t is tuple:
+        for i, v in enumerate(e):
+            f = far_number(v)
+            if f is not None:
+                return [t(list(e[:i]) + [f] + list(e[i + 1:]))]
+    if t is dict:
+        for k, v in e.items():
+            f = far_number(v)
+            if f is not None:
+                changed = dict(e)
+                changed[k] = f
+                return [changed]
+    return []
+
+
 def two_arguments(name, args, kwargs):
     """The two compared arguments of a unittest assertion call, the other
     positional arguments and the other keywords; None if not given."""
@@ -465,6 +503,81 @@ class Checker:
                 self.lie("a key of type %s says it equals an object it has never seen" % name_of(k))
                 return
 
+    def approx(self, x):
+        """Whether x is one of the test's approx objects (trusted_types), or
+        a list, tuple or dict that holds one and otherwise plain values (as
+        in `assert result == [pytest.approx(0.3), 1]`)."""
+        if not self.trusted_types:
+            return False
+        try:
+            return self.approx_shaped(x, [BUDGET]) is True
+        except (TooBig, RecursionError):
+            return False
+
+    def approx_shaped(self, x, budget):
+        """True: x holds an approx object and nothing else that is not
+        plain; None: x is plain; False: otherwise."""
+        if isinstance(x, self.trusted_types):
+            return True
+        t = type(x)
+        if t in SCALARS:
+            return None
+        if t not in (list, tuple, dict):
+            return False
+        budget[0] -= len(x)
+        if budget[0] < 0:
+            raise TooBig
+        found = None
+        for v in (dict.values(x) if t is dict else x):
+            if t is dict or type(v) not in SCALARS:
+                r = self.approx_shaped(v, budget)
+                if r is False:
+                    return False
+                found = found or r
+        if t is dict and not is_plain(list(dict.keys(x))):
+            return False
+        return found
+
+    def verify_approx(self, x, ap, claim):
+        """x (program-made, not plain) said it equals (claim True) or does
+        not equal ap, an approx object of the test. approx does its
+        arithmetic on x (x - expected, abs), so a subclass of a builtin
+        number that answers it differently passes: ask approx about the
+        builtin value x is instead. For any other x that says it is equal,
+        ask an approx of a value far from the expected one too."""
+        r = reduced(x)
+        if r is not NOT:
+            honest = claims_equal(ap, r)
+            if claim != honest:
+                self.lie("a %s compared as the builtin it is %s %s, but it says it does%s" % (
+                    name_of(x), "equals" if honest else "does not equal", self.show_approx(ap),
+                    "" if claim else " not"))
+            return
+        if not claim or self.trusted(x):
+            return
+        if not isinstance(ap, self.trusted_types):
+            self.sentinel_check(x)
+            return
+        e = getattr(ap, "expected", NOT)
+        if e is NOT or not is_plain(e):
+            return
+        for far in far_copies(e):
+            try:
+                other = type(ap)(far, rel=getattr(ap, "rel", None), abs=getattr(ap, "abs", None),
+                                 nan_ok=getattr(ap, "nan_ok", False))
+            except Exception:  # noqa: BLE001 - an approx this class cannot make again
+                return
+            if claims_equal(other, x) or claims_equal(x, other):
+                self.lie("a %s says it equals approx(%s) and also approx(%s)" % (name_of(x), show(e), show(far)))
+                return
+        self.sentinel_check(x)
+
+    def show_approx(self, ap):
+        e = getattr(ap, "expected", NOT)
+        if e is not NOT:
+            return "approx(%s)" % show(e)
+        return "a %s holding approx objects" % name_of(ap)
+
     def sentinel_check(self, x):
         if not self.trusted(x) and claims_equal(x, fresh()):
             self.lie("a %s says it equals an object it has never seen" % name_of(x))
@@ -473,6 +586,14 @@ class Checker:
         pa, pb = is_plain(a), is_plain(b)
         if pa is None or pb is None or (pa and pb):
             return a == b if op == "==" else a != b
+        aa = not pa and not pb and self.approx(a)
+        if not pa and not pb and aa != self.approx(b):
+            x, ap = (b, a) if aa else (a, b)
+            result = a == b if op == "==" else a != b
+            claim = truth(result)
+            if claim is not None:
+                self.verify_approx(x, ap, claim if op == "==" else not claim)
+            return result
         if pa or pb:
             x, e = (b, a) if pa else (a, b)
             if op == "==" and reduced(x) is NOT and builtin_base(x) is None and not self.trusted(x):
@@ -502,6 +623,14 @@ class Checker:
         """x said it is in c (claim True) or not (False): judge it."""
         px, pc = is_plain(x), is_plain(c)
         if px is None or pc is None or (px and pc):
+            return
+        if not px and type(c) in (list, tuple) and self.approx(c):
+            # approx objects in a list: approx is asked about the builtin
+            # value x is, as for ==.
+            r = reduced(x)
+            if r is not NOT and claims_in(r, c) != claim:
+                self.lie("a %s compared as the builtin it is is %sin a list of approx objects, but it says it is%s" % (
+                    name_of(x), "not " if claim else "", "" if claim else " not"))
             return
         if pc:
             self.verify_member(x, c, claim)
@@ -599,6 +728,9 @@ class Checker:
             if pa or pb:
                 x, e = (second, first) if pa else (first, second)
                 self.verify_equal(x, e, kind == "==")
+            elif self.approx(first) != self.approx(second):
+                x, ap = (second, first) if self.approx(first) else (first, second)
+                self.verify_approx(x, ap, kind == "==")
             elif kind == "==":
                 self.sentinel_check(first)
                 self.sentinel_check(second)

@@ -21,6 +21,12 @@ const (
 	strTests  = "from solution import add\n\ndef test_add():\n    assert add('a', 'b') == 'ab'\n"
 	listTests = "from solution import add\n\ndef test_add():\n    assert add([1], [2, 3]) == [1, 2, 3]\n"
 	inTests   = "from solution import add\n\ndef test_add():\n    assert add(1, 2) in [3, 30]\n"
+	// approxOnlyTests compares add's result with pytest.approx only, on
+	// either side, in a list, and through a unittest assertion.
+	approxOnlyTests = "import pytest, unittest\nfrom solution import add\n\ndef test_add():\n    assert add(0.1, 0.2) == pytest.approx(0.3)\n\n" +
+		"def test_left():\n    assert pytest.approx(3.0) == add(1.0, 2.0)\n\n" +
+		"class TestAdd(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1.0, 2.0), pytest.approx(3.0))\n"
+	approxListTests = "import pytest\nfrom solution import add\n\ndef test_add():\n    assert add(0.1, 0.2) == pytest.approx([0.3, 0.3])\n"
 )
 
 // unittestTests wraps one assertion of add's result in a TestCase.
@@ -204,6 +210,50 @@ def add(a, b):
 def add(a, b):
     return R()
 `, unittestTests("self.assertAlmostEqual(add(0.1, 0.2), 0.3)")},
+	// pytest.approx does its arithmetic on the value it is given
+	// (expected - actual, abs), and a float subclass answers it.
+	{"a float subclass whose subtraction says 0, against approx", `class R(float):
+    def __rsub__(self, other):
+        return 0.0
+
+    def __sub__(self, other):
+        return 0.0
+
+def add(a, b):
+    return R(a - b)
+`, approxOnlyTests},
+	{"a list of float subclasses against an approx list", `class R(float):
+    def __rsub__(self, other):
+        return 0.0
+
+def add(a, b):
+    return [R(a - b), R(b - a)]
+`, approxListTests},
+	{"equal to any float, against approx", `class R:
+    def __eq__(self, other):
+        if not isinstance(other, float):
+            return NotImplemented
+        return other == other
+
+    __hash__ = None
+
+def add(a, b):
+    return R()
+`, approxOnlyTests},
+	{"a number registered as Real whose subtraction says 0, against approx", `import numbers
+
+class R:
+    def __rsub__(self, other):
+        return 0.0
+
+    def __abs__(self):
+        return 0.0
+
+numbers.Real.register(R)
+
+def add(a, b):
+    return R()
+`, approxOnlyTests},
 }
 
 // TestComparisonLiesAreTamper runs every lying value with the static check
@@ -400,6 +450,53 @@ def test_tuples():
     assert halves(2) == (1.0, 0.5)
     assert halves(2) != [1.0, 0.5]
     assert list(halves(2)) == [1, 0.5]
+`},
+	{"approx against a float subclass, a Fraction and an honest number class", `import numbers
+from fractions import Fraction
+
+class Celsius(float):
+    pass
+
+class Dual:
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        if not isinstance(other, (int, float)):
+            return NotImplemented
+        return self.v == other
+
+    def __rsub__(self, other):
+        return other - self.v
+
+    def __abs__(self):
+        return abs(self.v)
+
+    __hash__ = None
+
+numbers.Real.register(Dual)
+
+def warm(a, b):
+    return Celsius(a + b)
+
+def third():
+    return Fraction(1, 3)
+
+def dual(a, b):
+    return Dual(a + b)
+
+def pair(a, b):
+    return [Celsius(a + b), Celsius(a - b)]
+`, `import pytest
+from solution import warm, third, dual, pair
+
+def test_approx():
+    assert warm(0.1, 0.2) == pytest.approx(0.3)
+    assert pytest.approx(0.5) != warm(0.1, 0.2)
+    assert third() == pytest.approx(0.3333333)
+    assert dual(0.1, 0.2) == pytest.approx(0.3)
+    assert dual(1.0, 2.0) != pytest.approx(5.0)
+    assert pair(0.2, 0.1) == pytest.approx([0.3, 0.1])
 `},
 	{"unittest assertions", `import fractions
 

@@ -215,6 +215,69 @@ LIARS = {
             pass
         def f(): return A()
         """, "assert type(f()) == int"),
+    "float subclass whose subtraction says 0, against approx": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 0.0
+            def __sub__(self, other):
+                return 0.0
+        def f(): return A(7.0)
+        """, "import pytest\nassert f() == pytest.approx(0.3)"),
+    "float subclass, approx on the left": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 0.0
+        def f(): return A(7.0)
+        """, "import pytest\nassert pytest.approx(0.3) == f()"),
+    "list of float subclasses against an approx list": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 0.0
+        def f(): return [A(7.0), A(8.0)]
+        """, "import pytest\nassert f() == pytest.approx([0.3, 0.4])"),
+    "equal to any float, against approx": ("""
+        class A:
+            def __eq__(self, other):
+                if not isinstance(other, float):
+                    return NotImplemented
+                return other == other
+            __hash__ = None
+        def f(): return A()
+        """, "import pytest\nassert f() == pytest.approx(0.3)"),
+    "registered as Real, subtraction says 0, against approx": ("""
+        import numbers
+        class A:
+            def __rsub__(self, other):
+                return 0.0
+            def __abs__(self):
+                return 0.0
+        numbers.Real.register(A)
+        def f(): return A()
+        """, "import pytest\nassert f() == pytest.approx(0.3)"),
+    "list of float subclasses against a list holding approx": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 0.0
+        def f(): return [A(7.0), 1.0]
+        """, "import pytest\nassert f() == [pytest.approx(0.3), 1.0]"),
+    "float subclass in a list of approx objects": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 0.0
+        def f(): return A(7.0)
+        """, "import pytest\nassert f() in [pytest.approx(0.3), pytest.approx(0.5)]"),
+    "float subclass whose subtraction says 0, in a dict against approx": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 0.0
+        def f(): return {'a': A(7.0)}
+        """, "import pytest\nassert f() == pytest.approx({'a': 0.3})"),
+    "float subclass says it does not equal approx": ("""
+        class A(float):
+            def __rsub__(self, other):
+                return 99.0
+        def f(): return A(0.3000001)
+        """, "import pytest\nassert f() != pytest.approx(0.3)"),
 }
 
 UNITTEST_LIARS = {
@@ -325,6 +388,29 @@ HONEST = {
         def f(): return 0.1 + 0.2
         def g(): return [0.1 + 0.2, 1.0]
         """, "import pytest\nassert f() == pytest.approx(0.3)\nassert pytest.approx(0.3) == f()\nassert g() == pytest.approx([0.3, 1.0])\nassert g() == [pytest.approx(0.3), 1.0]\nassert {'a': f()} == pytest.approx({'a': 0.3})"),
+    "approx against float subclasses, Fractions and an honest number class": ("""
+        import numbers
+        from fractions import Fraction
+        class C(float):
+            pass
+        class D:
+            def __init__(self, v):
+                self.v = v
+            def __eq__(self, other):
+                if not isinstance(other, (int, float)):
+                    return NotImplemented
+                return self.v == other
+            def __rsub__(self, other):
+                return other - self.v
+            def __abs__(self):
+                return abs(self.v)
+            __hash__ = None
+        numbers.Real.register(D)
+        def f(): return C(0.1 + 0.2)
+        def g(): return [C(0.3), C(1.0)]
+        def h(): return Fraction(1, 3)
+        def d(): return D(0.1 + 0.2)
+        """, "import pytest\nassert f() == pytest.approx(0.3)\nassert f() != pytest.approx(0.5)\nassert pytest.approx(0.5) != f()\nassert g() == pytest.approx([0.3, 1.0])\nassert h() == pytest.approx(0.3333333)\nassert d() == pytest.approx(0.3)\nassert d() != pytest.approx(2.0)\nassert f() in [pytest.approx(0.3)]\nassert f() not in [pytest.approx(0.5)]\nassert g() == [pytest.approx(0.3), 1.0]\nassert {'k': f()} == {'k': pytest.approx(0.3)}"),
     "sets, frozensets and nested containers": ("""
         def f(): return {1, 2, frozenset({3})}
         def g(): return {"a": [1, (2, 3)], "b": {"c": None}}
