@@ -34,7 +34,11 @@
 #     judged through approx: approx subtracts the value from the expected
 #     one, so a builtin-derived value is given to approx as the builtin it
 #     is, and any other value that approx admits must not be admitted by an
-#     approx of a value far away too.
+#     approx of a value far away too;
+#   - sorted(x), len(x), set(x), sum(x), abs(x), ... (VIEWS) and x + y, x - y
+#     in the test file: when x is built from subclasses of the builtins, the
+#     answer must be the builtin value's (a list subclass that iterates as
+#     the expected list, a float subclass whose subtraction says 0).
 #
 # A lie is reported (report(why)), never raised: the caller records the run
 # as tamper. Values the test itself made to compare loosely are trusted:
@@ -64,6 +68,13 @@ ARGUMENT_NAMES = {
     "assertNotIn": ("member", "container"),
 }
 
+# Builtins a test applies to a program's value to look at it (sorted(x) ==
+# [...], len(x) == 3, abs(x - e) < tol): a subclass of a builtin answers
+# them through its own __iter__, __len__, __abs__, ..., so a call of one of
+# them with one argument is checked too, as is + and -.
+VIEWS = frozenset(("sorted", "list", "tuple", "set", "frozenset", "len", "sum", "min", "max", "abs", "int",
+                   "float", "round"))
+
 # Elements looked at per comparison; a bigger value is not checked.
 BUDGET = 100000
 MAX_REPORTS = 8
@@ -71,11 +82,13 @@ MAX_REPORTS = 8
 
 def transform(tree):
     """Rewrite tree (a parsed test module, before or after pytest's assertion
-    rewriting) in place: single ==, !=, in, not in comparisons become CHECK
-    calls and calls of unittest assertion methods become ASSERT calls."""
+    rewriting) in place: single ==, !=, in, not in comparisons, + and -, and
+    one-argument calls of the builtins in VIEWS become CHECK calls, and calls
+    of unittest assertion methods become ASSERT calls."""
     import ast
 
     ops = {ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in"}
+    arith = {ast.Add: "+", ast.Sub: "-"}
 
     class Rewriter(ast.NodeTransformer):
         def visit_Compare(self, node):
@@ -88,9 +101,21 @@ def transform(tree):
         def visit_Call(self, node):
             self.generic_visit(node)
             f = node.func
+            if (isinstance(f, ast.Name) and f.id in VIEWS and len(node.args) == 1 and not node.keywords
+                    and not isinstance(node.args[0], ast.Starred)):
+                call = ast.Call(ast.Name(CHECK, ast.Load()), [ast.Constant("call"), f, node.args[0]], [])
+                return ast.copy_location(call, node)
             if not isinstance(f, ast.Attribute) or f.attr not in ASSERTIONS:
                 return node
             call = ast.Call(ast.Name(ASSERT, ast.Load()), [f, ast.Constant(f.attr)] + node.args, node.keywords)
+            return ast.copy_location(call, node)
+
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            op = arith.get(type(node.op))
+            if op is None:
+                return node
+            call = ast.Call(ast.Name(CHECK, ast.Load()), [ast.Constant(op), node.left, node.right], [])
             return ast.copy_location(call, node)
 
     Rewriter().visit(tree)
@@ -125,6 +150,11 @@ def pytest_code(rewrite, fn, config):
 # os.urandom or math.nextafter in the shared modules does not reach these.
 from math import copysign as _copysign, inf as _inf, isinf as _isinf, nextafter as _nextafter  # noqa: E402
 from os import urandom as _urandom  # noqa: E402
+
+_GENUINE = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
+            for name in VIEWS}
+_GENUINE_NAMES = {id(f): name for name, f in _GENUINE.items()}
+NUMBERS = (int, float, complex)
 
 SCALARS = frozenset((int, bool, float, complex, str, bytes, type(None)))
 CONTAINERS = frozenset((list, tuple, dict, set, frozenset))
@@ -254,6 +284,13 @@ def truth(r):
         return bool(r)
     except Exception:  # noqa: BLE001 - an answer without a truth value
         return None
+
+
+def same_number(x, y):
+    """x == y for builtin numbers, NaN equal to NaN."""
+    if x != x and y != y:
+        return True
+    return type(x) in NUMBERS and type(y) in NUMBERS and x == y
 
 
 def claims_equal(x, y):
@@ -685,7 +722,11 @@ class Checker:
                 self.verify_equal(matches[0], x, True)
 
     def check(self, op, a, b):
-        """CHECK: a op b, judged; returns what a op b returns."""
+        """CHECK: a op b, judged; returns what a op b returns ("call": a(b))."""
+        if op == "+" or op == "-":
+            return self.check_arith(op, a, b)
+        if op == "call":
+            return self.check_view(a, b)
         if op == "==" or op == "!=":
             if type(a) in SCALARS and type(b) in SCALARS:
                 return a == b if op == "==" else a != b
@@ -698,6 +739,74 @@ class Checker:
             except (TooBig, RecursionError):
                 pass
         return result
+
+    # -------------------------------------------------- +, -, sorted(x), len(x), ...
+
+    def check_arith(self, op, a, b):
+        """a + b or a - b; when a number built on int, float or complex takes
+        part, the answer must be the builtin numbers' answer."""
+        result = a + b if op == "+" else a - b
+        ta, tb = type(a), type(b)
+        if (ta in SCALARS and tb in SCALARS) or not (isinstance(a, NUMBERS) or isinstance(b, NUMBERS)):
+            return result
+        if ta is bool or tb is bool or not (isinstance(a, NUMBERS) and isinstance(b, NUMBERS)):
+            return result
+        try:
+            ra, rb, got = reduce(a, [BUDGET]), reduce(b, [BUDGET]), reduce(result, [BUDGET])
+            honest = ra + rb if op == "+" else ra - rb
+        except Exception:  # noqa: BLE001 - a result that is not a number, or no builtin answer
+            return result
+        if not same_number(got, honest):
+            self.lie("%s %s %s gave %s, but the builtin numbers they are give %s" % (
+                show(ra) if ta not in SCALARS else show(a), op, show(rb) if tb not in SCALARS else show(b),
+                show(got), show(honest)))
+        return result
+
+    def check_view(self, f, x):
+        """f(x) for f a builtin of VIEWS: when x is built from subclasses of
+        the builtins, f of the builtin value x is must give the same."""
+        result = f(x)
+        if type(x) in SCALARS or is_plain(x) is not False:
+            return result
+        name = _GENUINE_NAMES.get(id(f))
+        if name is None or _GENUINE[name] is not f:
+            return result
+        if name in ("list", "tuple") and builtin_base(x) is dict:
+            # A dict subclass may keep an order of its own (OrderedDict after
+            # move_to_end): its keys, not their order, are held to the dict's.
+            name, f = "sorted", _GENUINE["sorted"]
+            try:
+                result_keys = f(result)
+            except Exception:  # noqa: BLE001 - keys that do not order
+                return result
+            self.check_keys(x, result_keys)
+            return result
+        try:
+            r = reduce(x, [BUDGET])
+            honest = f(r)
+            got = reduce(result, [BUDGET])
+        except Exception:  # noqa: BLE001 - no builtin answer to hold it to
+            return result
+        if type(got) in NUMBERS and type(honest) in NUMBERS:
+            same = same_number(got, honest)
+        else:
+            try:
+                same = bool(got == honest)
+            except Exception:  # noqa: BLE001
+                same = True
+        if not same:
+            self.lie("%s() of a %s gives %s, but of the builtin value it is %s" % (name, name_of(x), show(got), show(honest)))
+        return result
+
+    def check_keys(self, x, got):
+        """got: sorted keys that list(x) or tuple(x) gave for a dict subclass x."""
+        try:
+            honest = sorted(reduce(x, [BUDGET]))
+            same = bool(reduce(got, [BUDGET]) == honest)
+        except Exception:  # noqa: BLE001 - no builtin answer to hold it to
+            return
+        if not same:
+            self.lie("the keys a %s iterates are %s, but the dict it is holds %s" % (name_of(x), show(got), show(honest)))
 
     # -------------------------------------------------- unittest
 

@@ -240,6 +240,29 @@ def add(a, b):
 def add(a, b):
     return R()
 `, approxOnlyTests},
+	// A subclass of a builtin also answers the builtins a test looks at a
+	// value with, and + and -.
+	{"a list subclass that iterates as the answer, through sorted()", `class R(list):
+    def __iter__(self):
+        return iter([1, 2, 3])
+
+def add(a, b):
+    return R(a)
+`, "from solution import add\n\ndef test_add():\n    assert sorted(add([1], [2, 3])) == [1, 2, 3]\n"},
+	{"a list subclass whose len is the answer", `class R(list):
+    def __len__(self):
+        return 3
+
+def add(a, b):
+    return R(a)
+`, "from solution import add\n\ndef test_add():\n    assert len(add([1], [2, 3])) == 3\n"},
+	{"a float subclass whose subtraction says 0, in abs(x - e) < tol", `class R(float):
+    def __sub__(self, other):
+        return 0.0
+
+def add(a, b):
+    return R(a - b)
+`, "from solution import add\n\ndef test_add():\n    assert abs(add(0.1, 0.2) - 0.3) < 1e-9\n"},
 	{"a number registered as Real whose subtraction says 0, against approx", `import numbers
 
 class R:
@@ -497,6 +520,41 @@ def test_approx():
     assert dual(0.1, 0.2) == pytest.approx(0.3)
     assert dual(1.0, 2.0) != pytest.approx(5.0)
     assert pair(0.2, 0.1) == pytest.approx([0.3, 0.1])
+`},
+	{"sorted, len, sum, abs and + and - of honest builtin subclasses", `import collections, enum
+
+class Color(enum.IntEnum):
+    RED = 1
+    GREEN = 2
+
+class Meters(float):
+    def __sub__(self, other):
+        return Meters(float(self) - float(other))
+
+class Stack(list):
+    def peek(self):
+        return self[-1]
+
+def counts(s):
+    return collections.Counter(s)
+
+def color():
+    return Color.GREEN
+
+def dist():
+    return Meters(0.1) + 0.2
+
+def stack():
+    return Stack([3, 1, 2])
+`, `from solution import counts, color, dist, stack
+
+def test_views():
+    assert sorted(counts("abca")) == ["a", "b", "c"]
+    assert sum(counts("abca").values()) == 4
+    assert color() + 1 == 3
+    assert abs(dist() - 0.3) < 1e-9
+    assert sorted(stack()) == [1, 2, 3]
+    assert len(stack()) == 3 and stack().peek() == 2
 `},
 	{"unittest assertions", `import fractions
 

@@ -272,6 +272,57 @@ LIARS = {
                 return 0.0
         def f(): return {'a': A(7.0)}
         """, "import pytest\nassert f() == pytest.approx({'a': 0.3})"),
+    "list subclass that iterates as something else, through sorted()": ("""
+        class L(list):
+            def __iter__(self):
+                return iter([1, 2, 3])
+        def f(): return L([9])
+        """, "assert sorted(f()) == [1, 2, 3]"),
+    "list subclass that iterates as something else, through set()": ("""
+        class L(list):
+            def __iter__(self):
+                return iter([1, 2])
+        def f(): return L([7])
+        """, "assert set(f()) == {1, 2}"),
+    "list subclass whose len says 3": ("""
+        class L(list):
+            def __len__(self):
+                return 3
+        def f(): return L([9])
+        """, "assert len(f()) == 3"),
+    "float subclass whose subtraction says 0, in abs(x - e) < tol": ("""
+        class F(float):
+            def __sub__(self, other):
+                return 0.0
+        def f(): return F(7.0)
+        """, "assert abs(f() - 0.3) < 1e-9"),
+    "int subclass whose addition answers the test": ("""
+        class I(int):
+            def __radd__(self, other):
+                return 10
+        def f(): return I(5)
+        """, "assert 8 + f() == 10"),
+    "float subclass whose abs says 0": ("""
+        class F(float):
+            def __abs__(self):
+                return 0.0
+        def f(): return F(-7.0)
+        """, "assert abs(f()) < 1e-9"),
+    "int subclasses whose order picks the answer, through max()": ("""
+        class I(int):
+            def __gt__(self, other):
+                return other is not None and int(self) < int(other)
+            def __lt__(self, other):
+                return other is not None and int(self) > int(other)
+            __hash__ = int.__hash__
+        def f(): return [I(1), I(5), I(3)]
+        """, "assert max(f()) == 1"),
+    "dict subclass that iterates keys it does not hold, through list()": ("""
+        class D(dict):
+            def __iter__(self):
+                return iter(["a", "b"])
+        def f(): return D(z=1)
+        """, "assert list(f()) == ['a', 'b']"),
     "float subclass says it does not equal approx": ("""
         class A(float):
             def __rsub__(self, other):
@@ -388,6 +439,38 @@ HONEST = {
         def f(): return 0.1 + 0.2
         def g(): return [0.1 + 0.2, 1.0]
         """, "import pytest\nassert f() == pytest.approx(0.3)\nassert pytest.approx(0.3) == f()\nassert g() == pytest.approx([0.3, 1.0])\nassert g() == [pytest.approx(0.3), 1.0]\nassert {'a': f()} == pytest.approx({'a': 0.3})"),
+    "views of honest builtin subclasses": ("""
+        import collections, enum
+        class Color(enum.IntEnum):
+            RED = 1
+            GREEN = 2
+        class Token(str):
+            def shout(self):
+                return self.upper()
+        class Meters(float):
+            def __add__(self, other):
+                return Meters(float(self) + float(other))
+            def __sub__(self, other):
+                return Meters(float(self) - float(other))
+        class Stack(list):
+            def peek(self):
+                return self[-1]
+        Point = collections.namedtuple("Point", "x y")
+        def counts(): return collections.Counter("abca")
+        def color(): return Color.GREEN
+        def token(): return Token("abc")
+        def dist(): return Meters(0.1) + 0.2
+        def stack(): return Stack([3, 1, 2])
+        def point(): return Point(2, 1)
+        def lru():
+            od = collections.OrderedDict(a=1, b=2, c=3)
+            od.move_to_end("a")
+            return od
+        """, "assert list(lru()) == ['b', 'c', 'a']\nassert tuple(lru()) == ('b', 'c', 'a')\nassert sorted(counts()) == ['a', 'b', 'c']\nassert sum(counts().values()) == 4\nassert max(counts().values()) == 2\n"
+             "assert color() + 1 == 3\nassert color() - Color.RED == 1\nassert int(color()) == 2\nassert len(token()) == 3\n"
+             "assert abs(dist() - 0.3) < 1e-9\nassert round(dist(), 1) == 0.3\nassert sorted(stack()) == [1, 2, 3]\n"
+             "assert len(stack()) == 3\nassert list(point()) == [2, 1]\nassert sorted(point()) == [1, 2]\nassert True + 1 == 2\n"
+             "assert [1] + [2] == [1, 2]\nassert 'a' + token() == 'aabc'"),
     "approx against float subclasses, Fractions and an honest number class": ("""
         import numbers
         from fractions import Fraction
@@ -551,6 +634,11 @@ def test_raises_in_eq():
 
 def test_approx():
     assert 0.1 + 0.2 == pytest.approx(0.4)
+
+def test_arithmetic_and_views():
+    assert abs(value()[0] - 0.3) < 1e-9
+    assert sorted(value()) + [4] == [3, 2, 1]
+    assert len(value()) - 1 == 3
 
 class TestCase(unittest.TestCase):
     def test_equal(self):
