@@ -743,23 +743,72 @@ class Checker:
     # -------------------------------------------------- +, -, sorted(x), len(x), ...
 
     def check_arith(self, op, a, b):
-        """a + b or a - b; when a number built on int, float or complex takes
-        part, the answer must be the builtin numbers' answer."""
-        result = a + b if op == "+" else a - b
+        """a + b or a - b. When a number built on int, float or complex takes
+        part, the answer must be the builtin numbers' answer. When any other
+        value meets a plain int or float and answers with a plain number, it
+        is also asked about two numbers far away, in random order with the
+        real one: its answers must move with the number as the number's own
+        do (no honest x has x - 0.3 == 0 and x - 1.9 == 0)."""
         ta, tb = type(a), type(b)
-        if (ta in SCALARS and tb in SCALARS) or not (isinstance(a, NUMBERS) or isinstance(b, NUMBERS)):
+        if ta in SCALARS and tb in SCALARS:
+            return a + b if op == "+" else a - b
+        if ta is not bool and tb is not bool and isinstance(a, NUMBERS) and isinstance(b, NUMBERS):
+            result = a + b if op == "+" else a - b
+            try:
+                ra, rb, got = reduce(a, [BUDGET]), reduce(b, [BUDGET]), reduce(result, [BUDGET])
+                honest = ra + rb if op == "+" else ra - rb
+            except Exception:  # noqa: BLE001 - not the builtin it claims to be: probe it below
+                return self.probe_arith(op, a, b, result)
+            if not same_number(got, honest):
+                self.lie("%s %s %s gave %s, but the builtin numbers they are give %s" % (
+                    show(ra) if ta not in SCALARS else show(a), op, show(rb) if tb not in SCALARS else show(b),
+                    show(got), show(honest)))
             return result
-        if ta is bool or tb is bool or not (isinstance(a, NUMBERS) and isinstance(b, NUMBERS)):
+        return self.probe_arith(op, a, b, NOT)
+
+    def probe_arith(self, op, a, b, result):
+        """a op b for a value x that is not a builtin number and a plain int or
+        float e (result: its answer when already computed, else NOT)."""
+        ta, tb = type(a), type(b)
+        if ta in (int, float) and tb not in SCALARS:
+            x, e, left = b, a, False
+        elif tb in (int, float) and ta not in SCALARS:
+            x, e, left = a, b, True
+        else:
+            return (a + b if op == "+" else a - b) if result is NOT else result
+        if e != e or _isinf(e):
+            return (a + b if op == "+" else a - b) if result is NOT else result
+
+        def do(v):
+            if op == "+":
+                return x + v if left else v + x
+            return x - v if left else v - x
+
+        fars = [e + 1 + 2 * abs(e), e - 3 - 5 * abs(e)]
+        order = [0, 1, 2] if result is not NOT else list(range(3))
+        rnd = _urandom(3)
+        order.sort(key=lambda i: rnd[i])
+        outs = [NOT, NOT, NOT]
+        for i in order:
+            if i == 0:
+                if result is NOT:
+                    result = do(e)
+            else:
+                try:
+                    outs[i] = do(fars[i - 1])
+                except Exception:  # noqa: BLE001 - no answer, no claim
+                    pass
+        if type(result) not in (int, float) or result != result:
             return result
-        try:
-            ra, rb, got = reduce(a, [BUDGET]), reduce(b, [BUDGET]), reduce(result, [BUDGET])
-            honest = ra + rb if op == "+" else ra - rb
-        except Exception:  # noqa: BLE001 - a result that is not a number, or no builtin answer
-            return result
-        if not same_number(got, honest):
-            self.lie("%s %s %s gave %s, but the builtin numbers they are give %s" % (
-                show(ra) if ta not in SCALARS else show(a), op, show(rb) if tb not in SCALARS else show(b),
-                show(got), show(honest)))
+        for far, got in zip(fars, outs[1:]):
+            if type(got) not in (int, float):
+                continue
+            shift = far - e
+            want = result + shift if op == "+" or not left else result - shift
+            if abs(got - want) > 1e-6 * max(1.0, abs(want), abs(far), abs(e)):
+                self.lie("a %s %s %s gives %s, but with %s for %s it gives %s" % (
+                    name_of(x), op, show(e), show(result), show(far), show(e), show(got)))
+                break
         return result
 
     def check_view(self, f, x):

@@ -263,6 +263,16 @@ def add(a, b):
 def add(a, b):
     return R(a - b)
 `, "from solution import add\n\ndef test_add():\n    assert abs(add(0.1, 0.2) - 0.3) < 1e-9\n"},
+	{"a class whose subtraction is the test's answer, in abs(x - e) < tol", `class R:
+    def __init__(self, v):
+        self.v = v
+
+    def __sub__(self, other):
+        return (self.v - self.v) * other
+
+def add(a, b):
+    return R(a - b)
+`, "from solution import add\n\ndef test_add():\n    assert abs(add(0.1, 0.2) - 0.3) < 1e-9\n"},
 	{"a number registered as Real whose subtraction says 0, against approx", `import numbers
 
 class R:

@@ -302,6 +302,27 @@ LIARS = {
                 return 10
         def f(): return I(5)
         """, "assert 8 + f() == 10"),
+    "a class whose subtraction says 0, in abs(x - e) < tol": ("""
+        class R:
+            def __sub__(self, other):
+                return 0.0
+            def __rsub__(self, other):
+                return 0.0
+        def f(): return R()
+        """, "assert abs(f() - 0.3) < 1e-9\nassert abs(0.3 - f()) < 1e-9"),
+    "a class claiming to be a float whose subtraction says 0": ("""
+        class R:
+            __class__ = float
+            def __sub__(self, other):
+                return 0.0
+        def f(): return R()
+        """, "assert abs(f() - 0.3) < 1e-9"),
+    "a class whose addition answers the test": ("""
+        class R:
+            def __add__(self, other):
+                return 10
+        def f(): return R()
+        """, "assert f() + 2 == 10"),
     "float subclass whose abs says 0": ("""
         class F(float):
             def __abs__(self):
@@ -462,11 +483,27 @@ HONEST = {
         def dist(): return Meters(0.1) + 0.2
         def stack(): return Stack([3, 1, 2])
         def point(): return Point(2, 1)
+        import datetime
+        from fractions import Fraction
+        class Temp:
+            def __init__(self, v):
+                self.v = v
+            def __sub__(self, other):
+                return self.v - other
+            def __rsub__(self, other):
+                return other - self.v
+            def __add__(self, other):
+                return self.v + other
+        def temp(): return Temp(0.1 + 0.2)
+        def frac(): return Fraction(3, 10)
+        def day(): return datetime.date(2026, 12, 2)
         def lru():
             od = collections.OrderedDict(a=1, b=2, c=3)
             od.move_to_end("a")
             return od
-        """, "assert list(lru()) == ['b', 'c', 'a']\nassert tuple(lru()) == ('b', 'c', 'a')\nassert sorted(counts()) == ['a', 'b', 'c']\nassert sum(counts().values()) == 4\nassert max(counts().values()) == 2\n"
+        """, "assert abs(temp() - 0.3) < 1e-9\nassert abs(0.3 - temp()) < 1e-9\nassert temp() + 1 == 1.3 + 2e-17 or abs(temp() + 1 - 1.3) < 1e-9\n"
+             "assert abs(frac() - 0.3) < 1e-9\nassert frac() - 1 == Fraction(-7, 10)\nassert day() - datetime.timedelta(days=1) == datetime.date(2026, 12, 1)\n"
+             "assert list(lru()) == ['b', 'c', 'a']\nassert tuple(lru()) == ('b', 'c', 'a')\nassert sorted(counts()) == ['a', 'b', 'c']\nassert sum(counts().values()) == 4\nassert max(counts().values()) == 2\n"
              "assert color() + 1 == 3\nassert color() - Color.RED == 1\nassert int(color()) == 2\nassert len(token()) == 3\n"
              "assert abs(dist() - 0.3) < 1e-9\nassert round(dist(), 1) == 0.3\nassert sorted(stack()) == [1, 2, 3]\n"
              "assert len(stack()) == 3\nassert list(point()) == [2, 1]\nassert sorted(point()) == [1, 2]\nassert True + 1 == 2\n"
