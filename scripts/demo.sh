@@ -37,10 +37,17 @@ rm -rf "$OUT/live"
 step "3/6 build the test split's corpus into $OUT/corpus (k=3, depth 4, $ROOTS roots per task)"
 splits=test
 [ "$TUNE" = 1 ] && splits=val,test
-resume=()
-[ -e "$OUT/corpus/manifest.json" ] && resume=(--resume)
-"$BIN" corpus build --tasks bundled --split "$splits" --proposer mutate --k 3 --depth 4 --roots "$ROOTS" \
-  --workers "$WORKERS" --out "$OUT/corpus" "${resume[@]}"
+build() {
+  "$BIN" corpus build --tasks bundled --split "$splits" --proposer mutate --k 3 --depth 4 --roots "$ROOTS" \
+    --workers "$WORKERS" --out "$OUT/corpus" "$@"
+}
+if [ -e "$OUT/corpus/manifest.json" ]; then
+  # A folder started with other settings (ROOTS, TUNE, another triage's sandbox harness) is not
+  # resumed (exit 2, the setting named): the demo builds it anew.
+  build --resume || { [ $? = 2 ] && echo "demo: rebuilding $OUT/corpus from scratch" >&2 && rm -rf "$OUT/corpus" && build; }
+else
+  build
+fi
 
 step "4/6 corpus statistics"
 "$BIN" corpus stats "$OUT/corpus"

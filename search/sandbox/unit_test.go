@@ -3,8 +3,12 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -269,4 +273,23 @@ func FuzzBuildExecution(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestVerdictSettingsNameTheHarness: the settings a corpus's manifest
+// records name the harness by a digest of all five of its files as they lie
+// in this folder, so that an edit of any of them refuses a resume.
+func TestVerdictSettingsNameTheHarness(t *testing.T) {
+	h := sha256.New()
+	for _, name := range []string{"worker.py", "guard.py", "confine.py", "compare.py", "recheck.py"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
+		h.Write(b)
+	}
+	want := hex.EncodeToString(h.Sum(nil))
+	if got := DefaultOptions().VerdictSettings()["harness_sha256"]; got != want {
+		t.Errorf("harness_sha256 %q, want %q", got, want)
+	}
 }

@@ -1,9 +1,18 @@
 package sandbox
 
-import "strconv"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"sync"
+)
 
 // VerdictSettings are the options that change verdicts, recorded in a
-// corpus's manifest (a resumed build must match them).
+// corpus's manifest (a resumed build, and the slices a merge joins, must
+// match them). harness_sha256 names the harness itself: the embedded
+// worker.py and the files it loads (the comparison checks, the audit hook
+// and static check, the re-check), so that rows judged by one version of
+// its rules are never resumed or merged with rows judged by another.
 func (o Options) VerdictSettings() map[string]string {
 	return map[string]string{
 		"python":         o.Python,
@@ -13,5 +22,21 @@ func (o Options) VerdictSettings() map[string]string {
 		"tmpfs_mb":       strconv.Itoa(o.TmpfsMB),
 		"feedback_chars": strconv.Itoa(o.FeedbackChars),
 		"isolation":      strconv.FormatBool(!o.NoIsolation),
+		"harness_sha256": HarnessSHA256(),
 	}
 }
+
+// HarnessSHA256 is the hex SHA-256 of the embedded harness files, each
+// preceded by its name and length, in workerFileNames order.
+var HarnessSHA256 = sync.OnceValue(func() string {
+	h := sha256.New()
+	for _, name := range workerFileNames {
+		b, err := workerFiles.ReadFile(name)
+		if err != nil {
+			b = []byte("unreadable: " + err.Error()) // cannot happen: the build embeds them
+		}
+		h.Write([]byte(name + "\x00" + strconv.Itoa(len(b)) + "\x00"))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
