@@ -106,6 +106,10 @@ type BenchResult struct {
 	// with a stand-in program: one per distinct test file when runs that
 	// want the same file at once share one.
 	ReferenceCollections int64 `json:"reference_collections"`
+	// ReferenceIDsFromText counts those answered from the test file's text
+	// alone (a plain file: no decorators, classes or computed names), with
+	// no child and no program.
+	ReferenceIDsFromText int64 `json:"reference_ids_from_text"`
 	Coverage             bool  `json:"coverage"`
 }
 
@@ -151,6 +155,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.ExecutorCPUMSPerSuite = (cpu1 - cpu0) * 1000 / float64(o.Runs)
 	res.ExecutorPhases = perSuite(pool.phases.snapshot(), (selfCPUSeconds()-self0)*1000, (cpu1-cpu0)*1000, o.Runs)
 	res.ReferenceCollections = pool.collects.Load()
+	res.ReferenceIDsFromText = pool.staticIDs.Load()
 	if res.ExecutorCPUMSPerSuite > 0 {
 		res.CPUCapacitySuitesPerS = float64(runtime.NumCPU()) * 1000 / res.ExecutorCPUMSPerSuite
 	}

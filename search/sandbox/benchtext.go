@@ -21,6 +21,8 @@ func (res BenchResult) WriteText(w io.Writer) error {
 	for _, ph := range res.ExecutorPhases {
 		fmt.Fprintf(w, "  %-15s %7.2f ms\n", ph.Phase, ph.MSPerSuite)
 	}
+	fmt.Fprintf(w, "reference ids: %d test files, %d of them read from their text without a collection\n",
+		res.ReferenceCollections, res.ReferenceIDsFromText)
 	for _, m := range res.Mismatches {
 		fmt.Fprintln(w, "mismatch:", m)
 	}

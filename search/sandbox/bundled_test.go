@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/mbpp"
 )
 
 // staticProbe runs guard.py's static check over the programs on stdin (a
@@ -183,5 +187,71 @@ func TestBundledReferencesConfirmed(t *testing.T) {
 	p.expMu.Unlock()
 	if known < len(tasks) {
 		t.Errorf("only %d test files have reference ids, want ≥ %d", known, len(tasks))
+	}
+}
+
+// TestReferenceIDsFromTextMatchCollection: the bundled test files and every
+// 8th MBPP one without a decorator or a class, nearly all of which the
+// worker reads ids from (static_test_ids): the ids are those pytest collects
+// from each with the stand-in program (a pool with the shortcut off), in
+// the same order.
+func TestReferenceIDsFromTextMatchCollection(t *testing.T) {
+	tasks, err := bundled.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := mbpp.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(more); i += 8 {
+		tasks = append(tasks, more[i])
+	}
+	// Files with a decorator or a class are never read from their text.
+	tasks = slices.DeleteFunc(tasks, func(task corpus.Task) bool {
+		return strings.Contains(task.Test, "@") || strings.Contains(task.Test, "class ")
+	})
+	fromText := ownPool(t, Options{Workers: 2, Timeout: 10 * time.Second})
+	collected := ownPool(t, Options{Workers: 2, Timeout: 10 * time.Second, disabled: layerSet{layerStaticIDs: true}})
+	type pair struct {
+		id        string
+		got, want expectation
+	}
+	results := make([]pair, len(tasks))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, task := range tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			expect := func(p *Pool) expectation {
+				s := <-p.slots
+				defer func() { p.slots <- s }()
+				e, err := p.expectationFor(context.Background(), s, task.Test)
+				if err != nil {
+					t.Errorf("%s: %v", task.ID, err)
+				}
+				return e
+			}
+			results[i] = pair{task.ID, expect(fromText), expect(collected)}
+		}()
+	}
+	wg.Wait()
+	if n := collected.staticIDs.Load(); n != 0 {
+		t.Fatalf("%d test files read from their text with the shortcut off", n)
+	}
+	if n := fromText.staticIDs.Load(); n < int64(len(tasks))*9/10 {
+		t.Errorf("only %d of %d test files read from their text", n, len(tasks))
+	}
+	for _, r := range results {
+		if !r.want.known {
+			t.Errorf("%s: pytest's collection gave no ids (%s)", r.id, r.want.why)
+			continue
+		}
+		if !r.got.known || !slices.Equal(r.got.ids, r.want.ids) {
+			t.Errorf("%s: ids %v (%s), pytest collects %v", r.id, r.got.ids, r.got.why, r.want.ids)
+		}
 	}
 }

@@ -32,8 +32,8 @@
 // (issue 12). The layers, each described in README.md with the forgeries it
 // stops and what it costs:
 //   - the test ids of each test file, collected once with a stand-in for the
-//     program, must equal the run's collection, and a report of a test that
-//     was not collected is rejected;
+//     program (or read from the text of a plain file), must equal the run's
+//     collection, and a report of a test that was not collected is rejected;
 //   - the result channel needs a per-run key, and neither /proc nor the
 //     frames and objects of the harness are within the program's reach: the
 //     audit hook refuses frame access, tracing, gc walks, ctypes, new code

@@ -76,6 +76,9 @@ func (p *Pool) collectExpectation(ctx context.Context, s *slot, key [32]byte, te
 		// A timeout or crash of the collection may not recur: not cached.
 		return expectation{why: "the collection of the test file did not finish: " + firstLine(failed.Feedback)}, nil
 	}
+	if resp.StaticIDs {
+		p.staticIDs.Add(1)
+	}
 	e := expectationFrom(resp)
 	p.expMu.Lock()
 	if len(p.expected) >= maxExpectations {

@@ -83,6 +83,7 @@ const (
 	layerAuditHook    = "audit-hook"
 	layerStatic       = "static-check"
 	layerCompare      = "comparison-check"
+	layerStaticIDs    = "static-ids"
 )
 
 // layerSet is a set of layer names.
@@ -91,7 +92,7 @@ type layerSet map[string]bool
 // workerLayers lists the switched-off layers that worker.py implements.
 func (l layerSet) workerLayers() []string {
 	var out []string
-	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare} {
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare, layerStaticIDs} {
 		if l[name] {
 			out = append(out, name)
 		}

@@ -50,7 +50,8 @@ type Pool struct {
 	expMu     sync.Mutex
 	expected  map[[32]byte]expectation
 	expFlight map[[32]byte]chan struct{} // collections in flight, closed when done
-	collects  atomic.Int64               // collections run (reference ids)
+	collects  atomic.Int64               // collections asked for (reference ids)
+	staticIDs atomic.Int64               // of them, answered from the test file's text
 
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 

@@ -121,10 +121,13 @@ type wireResponse struct {
 	Forged       int          `json:"forged,omitempty"`
 	ForgedSample string       `json:"forged_sample,omitempty"`
 	Recheck      *wireRecheck `json:"recheck,omitempty"`
-	PID          int          `json:"pid,omitempty"`
-	Protections  []string     `json:"protections,omitempty"`
-	Warnings     []string     `json:"warnings,omitempty"`
-	Python       string       `json:"python,omitempty"`
+	// StaticIDs says a collect request was answered from the test file's
+	// text (static_test_ids in worker.py), without a child.
+	StaticIDs   bool     `json:"static_ids,omitempty"`
+	PID         int      `json:"pid,omitempty"`
+	Protections []string `json:"protections,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"`
+	Python      string   `json:"python,omitempty"`
 	// StartupCPUMS is the worker's CPU time per start-up phase (hello only).
 	StartupCPUMS map[string]float64 `json:"startup_cpu_ms,omitempty"`
 }

@@ -570,6 +570,110 @@ def mark_start(mfd):
         pass
 
 
+# Module-level names that pytest or one of its builtin plugins reads from a
+# test module: marks, plugins, parametrization hooks, xunit and nose set-up.
+PYTEST_NAMES = frozenset(("pytestmark", "pytest_plugins", "__test__", "collect_ignore", "collect_ignore_glob",
+                          "setup_module", "teardown_module", "setUpModule", "tearDownModule", "setup", "teardown",
+                          "setup_function", "teardown_function"))
+
+
+def static_test_ids(tests, function_prefixes, class_prefixes):
+    """The node ids pytest collects from tests with a stand-in for the
+    program, read from the file's syntax alone; None when they might depend
+    on anything else, and the file is then collected. Only a file of plain
+    shape qualifies: at module level nothing but imports (a star import from
+    solution only, which brings nothing from the stand-in), functions
+    without decorators, assignments of literals or bare names, a docstring
+    and an `if __name__ == "__main__":` block; no class, no generator or
+    coroutine function, no name pytest reads, no name bound twice and no
+    other bound name that pytest would collect. Executing such a file runs
+    no code of the program and cannot fail but at an import, and pytest
+    collects exactly its functions with a test prefix, in definition order,
+    one id each. An import that fails makes every run's collection fail,
+    where the ids are not compared."""
+    import ast
+
+    try:
+        tree = ast.parse(tests, "test_solution.py")
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+    bound, ids = set(), []
+
+    def bind(name, test_def=False):
+        if name in bound or name in PYTEST_NAMES or name.startswith("pytest_"):
+            return False
+        if not test_def and name.startswith(function_prefixes + class_prefixes):
+            return False
+        bound.add(name)
+        return True
+
+    for i, node in enumerate(tree.body):
+        if isinstance(node, ast.Import):
+            if not all(bind(a.asname or a.name.partition(".")[0]) for a in node.names):
+                return None
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                if a.name == "*":
+                    if node.module != "solution" or node.level:
+                        return None
+                elif not bind(a.asname or a.name):
+                    return None
+        elif isinstance(node, ast.FunctionDef):
+            if node.decorator_list or not bind(node.name, True):
+                return None
+            if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(node)):
+                return None
+            if node.name.startswith(function_prefixes):
+                ids.append("test_solution.py::" + node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if node.value is None or not plain_value(node.value):
+                return None
+            if not all(isinstance(t, ast.Name) and bind(t.id) for t in targets):
+                return None
+        elif i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            pass
+        elif not is_main_guard(node):
+            return None
+    return ids
+
+
+def plain_value(node):
+    """A literal or a bare name: evaluating it runs no code."""
+    import ast
+
+    if isinstance(node, ast.Name):
+        return True
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def is_main_guard(node):
+    """An `if __name__ == "__main__":` block without else: never run on
+    import."""
+    import ast
+
+    if not isinstance(node, ast.If) or node.orelse:
+        return False
+    t = node.test
+    return (isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and t.left.id == "__name__"
+            and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq) and len(t.comparators) == 1
+            and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__")
+
+
+def make_static_ids(config):
+    """ids(tests): static_test_ids under this session's python_functions and
+    python_classes, or None (always, when a prefix is a glob)."""
+    fp = tuple(config.getini("python_functions"))
+    cp = tuple(config.getini("python_classes"))
+    if not fp or not all(p and not any(c in p for c in "*?[") for p in fp + cp):
+        return lambda tests: None
+    return lambda tests: static_test_ids(tests, fp, cp)
+
+
 def child_main(req, wfd, mfd, key, ctx, shared=None):
     marks = [time.process_time_ns()]
     confine_child(req, ctx)
@@ -972,6 +1076,17 @@ def cpu_limit_ns(req, field="cpu_limit_s"):
 def run_one(req, ctx):
     """A pytest run (kind run or collect)."""
     t0, tp0 = time.monotonic(), os.times()
+    if req.get("kind") == "collect":
+        # A plain test file's ids are known from its text: no child.
+        try:
+            ids = ctx["static_ids"](req["tests"])
+        except Exception:  # noqa: BLE001 - collected as any other file
+            ids = None
+        if ids is not None:
+            events = [{"t": "collected", "names": ids},
+                      {"t": "done", "exit": 0 if ids else 5, "output_limit": False}]
+            return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False,
+                                         "static_ids": True}, t0, tp0)
     clear_workdir()
     files = [("test_solution.py", "tests")]
     if req.get("kind") != "collect":
@@ -1348,7 +1463,8 @@ def main():
     ctx = {"config": config, "session": session, "collector": collector, "place_pyc": place_pyc,
            "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot, compare)),
            "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
-           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler(compare["compile_test"])}
+           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler(compare["compile_test"]),
+           "static_ids": make_static_ids(config) if "static-ids" not in DISABLE else (lambda tests: None)}
     phase("recheck")
     if "audit-hook" not in DISABLE:
         guard["install_audit_hook"](hook_spec(ctx, pyc_path()))
