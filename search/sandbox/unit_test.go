@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,8 +9,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"unicode/utf8"
@@ -162,65 +159,6 @@ func TestFrameRoundTrip(t *testing.T) {
 	}
 	if _, err := readFrame(bytes.NewReader([]byte{0x7f, 0, 0, 0})); err == nil {
 		t.Error("oversized frame accepted")
-	}
-}
-
-// countingExecutor counts runs and returns a fixed execution.
-type countingExecutor struct {
-	runs atomic.Int64
-	fail bool
-}
-
-func (c *countingExecutor) Run(ctx context.Context, program, tests string) (corpus.Execution, error) {
-	c.runs.Add(1)
-	if c.fail {
-		return corpus.Execution{}, context.Canceled
-	}
-	return corpus.Execution{Status: corpus.StatusOK, Tests: []corpus.TestResult{{Name: program + "|" + tests, Passed: true, Lines: []int32{1}}}, PassRate: 1}, nil
-}
-
-func TestCached(t *testing.T) {
-	inner := &countingExecutor{}
-	c := Cached(inner)
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	for i := 0; i < 20; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.Run(ctx, "p", "t"); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
-	if n := inner.runs.Load(); n != 1 {
-		t.Errorf("inner ran %d times for one pair, want 1", n)
-	}
-	// (program, tests) split differently is a different pair.
-	a, _ := c.Run(ctx, "pt", "")
-	b, _ := c.Run(ctx, "p", "t")
-	if a.Tests[0].Name == b.Tests[0].Name || inner.runs.Load() != 2 {
-		t.Errorf("pairs (pt,'') and (p,t) collided")
-	}
-	// Callers cannot change the cached value.
-	b.Tests[0].Name = "changed"
-	b.Tests[0].Lines[0] = 99
-	again, _ := c.Run(ctx, "p", "t")
-	if again.Tests[0].Name != "p|t" || again.Tests[0].Lines[0] != 1 {
-		t.Errorf("cache was modified through a returned value: %+v", again.Tests[0])
-	}
-	hits, misses := c.(*CachedExecutor).Stats()
-	if misses != 2 || hits < 20 {
-		t.Errorf("hits %d misses %d", hits, misses)
-	}
-	// Errors are not cached.
-	bad := &countingExecutor{fail: true}
-	cb := Cached(bad)
-	cb.Run(ctx, "x", "y")
-	cb.Run(ctx, "x", "y")
-	if bad.runs.Load() != 2 {
-		t.Errorf("error was cached")
 	}
 }
 

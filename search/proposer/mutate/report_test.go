@@ -60,7 +60,7 @@ func TestTreeReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	exec := sandbox.Cached(pool)
+	exec := corpus.NewCachedExecutor(pool)
 	ctx := context.Background()
 	prop := New(Options{Seed: seed})
 	cfg := corpus.BuildConfig{K: 3, D: 4, Proposer: prop, Executor: exec, ProposerName: "mutate"}
