@@ -104,8 +104,8 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 	if got := runCLI(t, append(wholeArgs, "--test-timeout-harness-factor", "0")...); got != exitOK {
 		t.Fatalf("build with --test-timeout-harness-factor 0: exit %d", got)
 	}
-	if data, err := os.ReadFile(filepath.Join(whole, "manifest.json")); err != nil || strings.Contains(string(data), "harness") {
-		t.Fatalf("manifest of a build without the split names a harness setting: %v\n%s", err, data)
+	if data, err := os.ReadFile(filepath.Join(whole, "manifest.json")); err != nil || strings.Contains(string(data), `"harness_f`) {
+		t.Fatalf("manifest of a build without the split names a harness limit: %v\n%s", err, data)
 	}
 	if code, err := runCLIErr(t, append(wholeArgs, "--resume")...); code != exitUsage || err == nil || !strings.Contains(err.Error(), "time_limits.harness_factor: manifest (unset), now 6") {
 		t.Errorf("resume of a whole-count corpus with split limits: exit %d, %v; want %d naming time_limits.harness_factor", code, err, exitUsage)
