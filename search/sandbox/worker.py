@@ -585,8 +585,9 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
     solution only, which brings nothing from the stand-in), functions
     without decorators, assignments of literals or bare names, a docstring
     and an `if __name__ == "__main__":` block; no class, no generator or
-    coroutine function, no name pytest reads, no name bound twice and no
-    other bound name that pytest would collect. Executing such a file runs
+    coroutine function, no name pytest reads, no module dunder but inert
+    ones, no name bound twice and no other bound name that pytest would
+    collect. Executing such a file runs
     no code of the program and cannot fail but at an import, and pytest
     collects exactly its functions with a test prefix, in definition order,
     one id each. An import that fails makes every run's collection fail,
@@ -601,6 +602,11 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
 
     def bind(name, test_def=False):
         if name in bound or name in PYTEST_NAMES or name.startswith("pytest_"):
+            return False
+        # A module's own dunders steer its import and attribute lookups
+        # (__name__ opens the main guard, __getattr__ answers pytest's
+        # getattr of __test__); only inert ones are plain.
+        if name.startswith("__") and name.endswith("__") and name not in ("__all__", "__doc__", "__version__", "__author__"):
             return False
         if not test_def and name.startswith(function_prefixes + class_prefixes):
             return False

@@ -50,6 +50,7 @@ def test():
     assert inner() == 1
 ''',
     "no tests": "from solution import add\n\nX = 1\n",
+    "inert dunders": "__all__ = ['test_a']\n__version__ = '1.0'\n\ndef test_a():\n    pass\n",
     "empty": "",
     "unicode names": "from solution import add\n\ndef test_ünïcode():\n    assert add(1, 1) == 2\n",
 }
@@ -80,6 +81,8 @@ NOT_PLAIN = {
     "del": "def test_a():\n    pass\n\ndel test_a\n",
     "syntax error": "def test_a(:\n    pass\n",
     "main guard with else": "if __name__ == '__main__':\n    pass\nelse:\n    def test_b():\n        pass\n",
+    "__name__ rebound": "__name__ = '__main__'\n\nif __name__ == '__main__':\n    def test_b():\n        pass\n",
+    "module __getattr__": "def __getattr__(name):\n    return False\n\ndef test_a():\n    pass\n",
 }
 
 
