@@ -102,9 +102,10 @@ type BenchResult struct {
 	// CPU clocks), the worker's own side of the runs, the reference
 	// collections, the re-check, this process, and what is left.
 	ExecutorPhases []PhaseCPU `json:"executor_cpu_ms_per_suite_by_phase"`
-	// ReferenceCollections counts the executor's collections of a test file
-	// with a stand-in program: one per distinct test file when runs that
-	// want the same file at once share one.
+	// ReferenceCollections counts the test files whose reference ids the
+	// executor took (collected with a stand-in program, or read from the
+	// text): one per distinct test file when runs that want the same file
+	// at once share one.
 	ReferenceCollections int64 `json:"reference_collections"`
 	// ReferenceIDsFromText counts those answered from the test file's text
 	// alone (a plain file: no decorators, classes or computed names), with
