@@ -63,7 +63,10 @@ func flag01(b bool) float64 {
 // prepare computes the tree-derived inputs of every edge of trees.
 func (f *fitter) prepare(trees []*corpus.Tree) {
 	for _, t := range trees {
-		root := t.Root()
+		fails := make([]string, len(t.Nodes))
+		for i := range t.Nodes {
+			fails[i] = failures(&t.Nodes[i])
+		}
 		for i := range t.Edges {
 			e := &t.Edges[i]
 			v := t.Node(e.Parent)
@@ -76,12 +79,12 @@ func (f *fitter) prepare(trees []*corpus.Tree) {
 				}
 				x = append(x, flag01(len(m.Repl) < len(m.Orig))) // a removal (± 1, not)
 			}
-			up := v
+			up := e.Parent
 			if v.Parent >= 0 {
-				up = t.Node(v.Parent)
+				up = v.Parent
 			}
-			x = append(x, float64(e.Index), flag01(failures(v) == failures(root)), v.Exec.PassRate-root.Exec.PassRate,
-				flag01(failures(v) == failures(up)), v.Exec.PassRate-up.Exec.PassRate)
+			x = append(x, float64(e.Index), flag01(fails[e.Parent] == fails[0]), v.Exec.PassRate-t.Root().Exec.PassRate,
+				flag01(fails[e.Parent] == fails[up]), v.Exec.PassRate-t.Node(up).Exec.PassRate)
 			f.extra[v.Program+"\x00"+e.Edit.Text] = x
 		}
 	}
@@ -198,25 +201,22 @@ func main() {
 			bestC, bestUCT = c, v
 		}
 	}
+	n := len(f.inputs(priority.Edge{MaxDepth: 4, Remaining: 4, Program: fit[0].Root().Program, Edit: fit[0].Edges[0].Edit.Text}))
 	if f.hybrid {
-		// The search starts from a flat prior (weights 0, C 1, temp 1):
-		// the hybrid's own rule with nothing learned.
-		flat := &fitter{extra: f.extra, rich: f.rich, general: f.general, hybrid: true}
-		n := len(f.inputs(priority.Edge{MaxDepth: 4, Remaining: 4, Program: fit[0].Root().Program, Edit: fit[0].Edges[0].Edit.Text}))
-		w := make([]float64, n+2)
-		fmt.Printf("hybrid, flat prior  fit %.3f", et(fit, flat.policy(w)))
+		n += 2 // log C and log temp
+	}
+	// The search starts from every weight 0: for the hybrid a flat prior
+	// with C 1 and temp 1, its own rule with nothing learned.
+	best := make([]float64, n)
+	bestET := et(fit, f.policy(best))
+	if f.hybrid {
+		fmt.Printf("hybrid, flat prior  fit %.3f", bestET)
 		if evalSet != nil {
-			fmt.Printf("  eval %.3f", et(evalSet, flat.policy(w)))
+			fmt.Printf("  eval %.3f", et(evalSet, f.policy(best)))
 		}
 		fmt.Println()
 	}
 	rng := rand.New(rand.NewPCG(*seed, 2))
-	n := len(f.inputs(priority.Edge{MaxDepth: 4, Remaining: 4, Program: fit[0].Root().Program, Edit: fit[0].Edges[0].Edit.Text}))
-	if f.hybrid {
-		n += 2
-	}
-	best := make([]float64, n)
-	bestET := et(fit, f.policy(best))
 	sigma := 2.0
 	for it := 0; it < *iters; it++ {
 		w := make([]float64, n)

@@ -219,17 +219,12 @@ func TestReferenceIDsFromTextMatchCollection(t *testing.T) {
 	}
 	results := make([]pair, len(tasks))
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
 	for i, task := range tasks {
 		wg.Add(1)
-		go func() {
+		go func() { // the pools' slots bound how many run at once
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			expect := func(p *Pool) expectation {
-				s := <-p.slots
-				defer func() { p.slots <- s }()
-				e, err := p.expectationFor(context.Background(), s, task.Test)
+				e, err := expectOn(t, p, task.Test)
 				if err != nil {
 					t.Errorf("%s: %v", task.ID, err)
 				}

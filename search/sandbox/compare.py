@@ -886,8 +886,8 @@ class Checker:
             if pa or pb:
                 x, e = (second, first) if pa else (first, second)
                 self.verify_equal(x, e, kind == "==")
-            elif self.approx(first) != self.approx(second):
-                x, ap = (second, first) if self.approx(first) else (first, second)
+            elif (af := self.approx(first)) != self.approx(second):
+                x, ap = (second, first) if af else (first, second)
                 self.verify_approx(x, ap, kind == "==")
             elif kind == "==":
                 self.sentinel_check(first)

@@ -34,6 +34,14 @@ func testPool(t *testing.T) *Pool {
 	return sharedP
 }
 
+// expectOn returns p's expectation of tests, taken on one of its slots.
+func expectOn(t *testing.T, p *Pool, tests string) (expectation, error) {
+	t.Helper()
+	s := <-p.slots
+	defer func() { p.slots <- s }()
+	return p.expectationFor(context.Background(), s, tests)
+}
+
 // ownPool starts a pool of the test's own with opts, closed when the test
 // ends; the test is skipped where the interpreter is missing.
 func ownPool(t *testing.T, opts Options) *Pool {

@@ -329,9 +329,7 @@ func TestReferenceIDs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := <-p.slots
-			defer func() { p.slots <- s }()
-			e, err := p.expectationFor(context.Background(), s, c.tests)
+			e, err := expectOn(t, p, c.tests)
 			if err != nil {
 				t.Fatal(err)
 			}
