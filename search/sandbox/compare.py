@@ -119,6 +119,16 @@ def transform(tree):
             return ast.copy_location(call, node)
 
     Rewriter().visit(tree)
+    # pytest's rewriting gives the nodes it adds a line but no end line;
+    # fix_missing_locations would take the end from the module (line 1) and
+    # make a range that compile refuses (a file whose first statement is not
+    # on line 1). A node's own line is its end.
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) is not None and getattr(node, "end_lineno", None) is None \
+                and "end_lineno" in node._attributes:
+            node.end_lineno = node.lineno
+            if getattr(node, "end_col_offset", None) is None:
+                node.end_col_offset = getattr(node, "col_offset", 0) or 0
     ast.fix_missing_locations(tree)
     return tree
 
