@@ -111,7 +111,12 @@ type BenchResult struct {
 	// alone (a plain file: no decorators, classes or computed names), with
 	// no child and no program.
 	ReferenceIDsFromText int64 `json:"reference_ids_from_text"`
-	Coverage             bool  `json:"coverage"`
+	// DirectRuns counts the runs whose tests the direct runner ran (a plain
+	// test file, its tests called without pytest's collection);
+	// DirectFallbacks, those it handed back to pytest's own run.
+	DirectRuns      int64 `json:"direct_runs"`
+	DirectFallbacks int64 `json:"direct_fallbacks"`
+	Coverage        bool  `json:"coverage"`
 }
 
 // Bench runs the same Runs (program, tests) pairs through a Pool and through
@@ -157,6 +162,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.ExecutorPhases = perSuite(pool.phases.snapshot(), (selfCPUSeconds()-self0)*1000, (cpu1-cpu0)*1000, o.Runs)
 	res.ReferenceCollections = pool.collects.Load()
 	res.ReferenceIDsFromText = pool.staticIDs.Load()
+	res.DirectRuns, res.DirectFallbacks = pool.direct.Load(), pool.fallbacks.Load()
 	if res.ExecutorCPUMSPerSuite > 0 {
 		res.CPUCapacitySuitesPerS = float64(runtime.NumCPU()) * 1000 / res.ExecutorCPUMSPerSuite
 	}

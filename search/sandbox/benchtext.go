@@ -23,6 +23,7 @@ func (res BenchResult) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "reference ids: %d test files, %d of them read from their text without a collection\n",
 		res.ReferenceCollections, res.ReferenceIDsFromText)
+	fmt.Fprintf(w, "direct runner: %d runs, %d handed back to pytest\n", res.DirectRuns, res.DirectFallbacks)
 	for _, m := range res.Mismatches {
 		fmt.Fprintln(w, "mismatch:", m)
 	}

@@ -93,6 +93,7 @@ func BenchmarkLayers(b *testing.B) {
 			{"no-seccomp", layerSet{layerSeccomp: true}},
 			{"no-comparison-check", layerSet{layerCompare: true}},
 			{"no-mount-allowlist", layerSet{layerAllowlist: true}},
+			{"no-direct-runner", layerSet{layerDirect: true}},
 			{"none-of-these", layerSet{layerAuditHook: true, layerStatic: true, layerSeccomp: true, layerAllowlist: true}},
 		}
 		for i := 0; i < b.N; i++ {

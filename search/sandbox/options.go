@@ -84,6 +84,7 @@ const (
 	layerStatic       = "static-check"
 	layerCompare      = "comparison-check"
 	layerStaticIDs    = "static-ids"
+	layerDirect       = "direct"
 )
 
 // layerSet is a set of layer names.
@@ -92,7 +93,7 @@ type layerSet map[string]bool
 // workerLayers lists the switched-off layers that worker.py implements.
 func (l layerSet) workerLayers() []string {
 	var out []string
-	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare, layerStaticIDs} {
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare, layerStaticIDs, layerDirect} {
 		if l[name] {
 			out = append(out, name)
 		}

@@ -52,6 +52,8 @@ type Pool struct {
 	expFlight map[[32]byte]chan struct{} // collections in flight, closed when done
 	collects  atomic.Int64               // collections asked for (reference ids)
 	staticIDs atomic.Int64               // of them, answered from the test file's text
+	direct    atomic.Int64               // runs the direct runner answered
+	fallbacks atomic.Int64               // runs it handed back to pytest
 
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 
@@ -361,9 +363,18 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 	if err != nil {
 		return corpus.Execution{}, err
 	}
-	resp, failed, err := p.exchange(ctx, s, p.request(kindRun, program, tests, o), o)
+	req := p.request(kindRun, program, tests, o)
+	if exp.known && !o.Coverage && !p.opts.disabled[layerDirect] {
+		req.IDs = exp.ids
+	}
+	resp, failed, err := p.exchange(ctx, s, req, o)
 	if err != nil {
 		return corpus.Execution{}, err
+	}
+	if resp.Fallback != "" {
+		p.fallbacks.Add(1)
+	} else if resp.Direct {
+		p.direct.Add(1)
 	}
 	if failed != nil {
 		return *failed, nil

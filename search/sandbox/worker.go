@@ -58,6 +58,10 @@ type wireRequest struct {
 	Coverage         bool       `json:"coverage"`
 	TextCap          int        `json:"text_cap"`
 	Limits           wireLimits `json:"limits"`
+	// IDs are the test file's reference ids (runs whose expectation is
+	// known): with them the worker may run a plain file's tests directly,
+	// without pytest's collection (make_direct_runner in worker.py).
+	IDs []string `json:"ids,omitempty"`
 }
 
 // wireEvent is one line the run's child streamed back.
@@ -123,7 +127,11 @@ type wireResponse struct {
 	Recheck      *wireRecheck `json:"recheck,omitempty"`
 	// StaticIDs says a collect request was answered from the test file's
 	// text (static_test_ids in worker.py), without a child.
-	StaticIDs   bool     `json:"static_ids,omitempty"`
+	StaticIDs bool `json:"static_ids,omitempty"`
+	// Direct says the run's tests were run by the direct runner; Fallback,
+	// that it stopped short and pytest ran them again, and why.
+	Direct      bool     `json:"direct,omitempty"`
+	Fallback    string   `json:"fallback,omitempty"`
 	PID         int      `json:"pid,omitempty"`
 	Protections []string `json:"protections,omitempty"`
 	Warnings    []string `json:"warnings,omitempty"`
@@ -243,7 +251,12 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup
 		reqW.Close()
 		return nil, fmt.Errorf("response pipe: %w", err)
 	}
-	cmd := exec.Command(python, "-I", script, string(cfgJSON))
+	// -s and an environment of our own instead of -I, which would ignore
+	// PYTHONHASHSEED: with a fixed seed, a program's set and str-keyed hash
+	// order is the same in every run and worker, so a verdict that depends
+	// on it does not change between runs. worker.py drops its own folder
+	// from sys.path first thing (what -I's -P would do).
+	cmd := exec.Command(python, "-s", script, string(cfgJSON))
 	cmd.Dir = cfg.Workdir
 	cmd.Env = []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
@@ -251,6 +264,7 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup
 		"LC_ALL=C.UTF-8",
 		"HOME=" + cfg.Workdir,
 		"TMPDIR=" + cfg.Workdir,
+		"PYTHONHASHSEED=0",
 	}
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	stderr := &tailBuffer{max: 16 << 10}

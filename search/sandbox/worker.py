@@ -1,6 +1,8 @@
 # triage sandbox worker: a warm pytest process that forks one child per run.
 #
-# Started by search/sandbox (Go) as `python3 -I worker.py CONFIG_JSON` with
+# Started by search/sandbox (Go) as `python3 -s worker.py CONFIG_JSON`, in an
+# environment of Go's own with PYTHONHASHSEED=0 (hash order is the same in
+# every run), with
 # fd 3 = requests (Go -> worker) and fd 4 = responses (worker -> Go); each
 # message is a 4-byte big-endian length and a JSON object. guard.py,
 # confine.py, compare.py and recheck.py lie beside this file; they are loaded
@@ -27,19 +29,25 @@
 #   recheck  the independent harness of recheck.py in a fresh child, for runs
 #            that passed every test.
 # After each child every other process of the namespace is killed and reaped.
+import os
+import sys
+
+# This file's folder is not a place to import from (what -I's -P does): the
+# harness files beside it are loaded privately, never as modules.
+if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
 import builtins
 import gc
 import hashlib
 import hmac
 import json
 import mmap
-import os
 import resource
 import select
 import shutil
 import signal
 import struct
-import sys
 import tempfile
 import threading
 import time
@@ -463,6 +471,15 @@ def warm_up(wd):
         if k.startswith(wd):
             del sys.path_importer_cache[k]
     shutil.rmtree(wd, ignore_errors=True)
+    # pytest's failure text finds a statement's end with tokenize, whose
+    # patterns are compiled on first use: compiled here, once, not in every
+    # run's child that reports a failure (about 7 ms each).
+    import tokenize
+
+    tokenize._compile(tokenize.PseudoToken)
+    for pattern in set(tokenize.endpats.values()):
+        if pattern:
+            tokenize._compile(pattern)
 
 
 def fallback_mounts(confine, opts):
@@ -581,24 +598,39 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
     """The node ids pytest collects from tests with a stand-in for the
     program, read from the file's syntax alone; None when they might depend
     on anything else, and the file is then collected. Only a file of plain
-    shape qualifies: at module level nothing but imports (a star import from
+    shape qualifies (test_file_shape) whose tests are not parametrized:
+    executing such a file runs no code of the program and cannot fail but
+    at an import, and pytest collects exactly its functions with a test
+    prefix, in definition order, one id each. An import that fails makes
+    every run's collection fail, where the ids are not compared."""
+    shape = test_file_shape(tests, function_prefixes, class_prefixes)
+    if shape is None or any(params is not None for _, params, _ in shape):
+        return None
+    return ["test_solution.py::" + name for name, _, _ in shape]
+
+
+def test_file_shape(tests, function_prefixes, class_prefixes):
+    """The test functions of a file of plain shape, in definition order, as
+    (name, params, takes_args): params is None, or (argnames, count) for a
+    test under one `@pytest.mark.parametrize(NAMES, [v1, v2, ...])` whose
+    names are a literal and whose values are a list or tuple display of
+    count entries (none a pytest.param); takes_args says whether the
+    function has parameters. None when the file is not of that shape. At
+    module level a plain file has nothing but imports (a star import from
     solution only, which brings nothing from the stand-in), functions
-    without decorators, assignments of literals or bare names, a docstring
-    and an `if __name__ == "__main__":` block; no class, no generator or
-    coroutine function, no name pytest reads, no module dunder but inert
-    ones, no name bound twice and no other bound name that pytest would
-    collect. Executing such a file runs
-    no code of the program and cannot fail but at an import, and pytest
-    collects exactly its functions with a test prefix, in definition order,
-    one id each. An import that fails makes every run's collection fail,
-    where the ids are not compared."""
+    without decorators but that one on tests, assignments of literals or
+    bare names, a docstring and an `if __name__ == "__main__":` block; no
+    class, no generator or coroutine function, no name pytest reads, no
+    module dunder but inert ones, no name bound twice and no other bound
+    name that pytest would collect."""
     import ast
 
     try:
         tree = ast.parse(tests, "test_solution.py")
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
-    bound, ids = set(), []
+    bound, out = set(), []
+    pytest_imported = [False]
 
     def bind(name, test_def=False):
         if name in bound or name in PYTEST_NAMES or name.startswith("pytest_"):
@@ -615,8 +647,11 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
 
     for i, node in enumerate(tree.body):
         if isinstance(node, ast.Import):
-            if not all(bind(a.asname or a.name.partition(".")[0]) for a in node.names):
-                return None
+            for a in node.names:
+                if not bind(a.asname or a.name.partition(".")[0]):
+                    return None
+                if a.name == "pytest" and a.asname is None:
+                    pytest_imported[0] = True
         elif isinstance(node, ast.ImportFrom):
             for a in node.names:
                 if a.name == "*":
@@ -625,12 +660,26 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
                 elif not bind(a.asname or a.name):
                     return None
         elif isinstance(node, ast.FunctionDef):
-            if node.decorator_list or not bind(node.name, True):
+            is_test = node.name.startswith(function_prefixes)
+            if not bind(node.name, True):
                 return None
+            params = None
+            if node.decorator_list:
+                if not is_test or len(node.decorator_list) != 1 or not pytest_imported[0]:
+                    return None
+                params = parametrize_shape(node.decorator_list[0])
+                if params is None:
+                    return None
             if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(node)):
                 return None
-            if node.name.startswith(function_prefixes):
-                ids.append("test_solution.py::" + node.name)
+            if is_test:
+                a = node.args
+                names = [x.arg for x in a.args]
+                takes_args = bool(names or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg)
+                if params is not None and (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults
+                                           or sorted(names) != sorted(params[0])):
+                    return None
+                out.append((node.name, params, takes_args))
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if node.value is None or not plain_value(node.value):
@@ -641,7 +690,41 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
             pass
         elif not is_main_guard(node):
             return None
-    return ids
+    return out
+
+
+def parametrize_shape(deco):
+    """(argnames, count) of a `pytest.mark.parametrize(NAMES, VALUES)`
+    decorator (an `ids=` literal allowed) whose NAMES is a string or a list
+    or tuple of strings, distinct, and whose VALUES is a list or tuple
+    display of count > 0 entries, none starred or a pytest.param call;
+    None for any other decorator."""
+    import ast
+
+    f = deco.func if isinstance(deco, ast.Call) else None
+    if not (isinstance(f, ast.Attribute) and f.attr == "parametrize" and isinstance(f.value, ast.Attribute)
+            and f.value.attr == "mark" and isinstance(f.value.value, ast.Name) and f.value.value.id == "pytest"):
+        return None
+    if len(deco.args) != 2 or any(k.arg != "ids" or not plain_value(k.value) or isinstance(k.value, ast.Name)
+                                  for k in deco.keywords):
+        return None
+    names_node, values = deco.args
+    if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
+        names = [x.strip() for x in names_node.value.split(",") if x.strip()]
+    elif isinstance(names_node, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in names_node.elts):
+        names = [e.value for e in names_node.elts]
+    else:
+        return None
+    if not names or len(set(names)) != len(names) or not isinstance(values, (ast.List, ast.Tuple)) or not values.elts:
+        return None
+    for e in values.elts:
+        if isinstance(e, ast.Starred):
+            return None
+        if isinstance(e, ast.Call) and isinstance(e.func, (ast.Attribute, ast.Name)) and \
+                (getattr(e.func, "attr", None) == "param" or getattr(e.func, "id", None) == "param"):
+            return None
+    return tuple(names), len(values.elts)
 
 
 def plain_value(node):
@@ -670,6 +753,345 @@ def is_main_guard(node):
             and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value == "__main__")
 
 
+def direct_plan(tests, ids, function_prefixes, class_prefixes):
+    """How the direct runner runs tests, whose collection gave ids: a list
+    of (id, function name, index of its parameter set or None), one per id
+    in order; None when the file is not of plain shape (test_file_shape),
+    a test without parameters takes arguments (fixtures), or the ids are not
+    exactly its tests in definition order, one per parameter set."""
+    shape = test_file_shape(tests, function_prefixes, class_prefixes)
+    if not shape or not ids:
+        return None
+    plan, i = [], 0
+    for name, params, takes_args in shape:
+        base = "test_solution.py::" + name
+        if params is None:
+            if takes_args or i >= len(ids) or ids[i] != base:
+                return None
+            plan.append((ids[i], name, None))
+            i += 1
+            continue
+        for k in range(params[1]):
+            if i >= len(ids) or not (ids[i].startswith(base + "[") and ids[i].endswith("]")):
+                return None
+            plan.append((ids[i], name, k))
+            i += 1
+    return plan if i == len(ids) else None
+
+
+# The dunders of a module that pytest's collection of it does not read.
+MODULE_DUNDERS = frozenset(("__name__", "__doc__", "__package__", "__loader__", "__spec__", "__file__", "__cached__",
+                            "__builtins__", "__all__", "__version__", "__author__", "__annotations__"))
+
+
+class Fallback(Exception):
+    """The direct runner met what only pytest's own run reports, once tests
+    had run: the worker runs the file again with pytest, in a fresh child."""
+
+
+class PytestRuns(Exception):
+    """The direct runner met what only pytest's own run reports before any
+    test ran (an import that fails, a module pytest would collect more
+    from): pytest runs the file in this child."""
+
+
+def make_direct_runner(config, collector):
+    """run(plan, code, phases) for a run's child, or None where pytest would
+    not import the test module as it does: the tests of a plain test file
+    (direct_plan; code is its rewritten module) run without pytest's
+    collection and per-test protocol, with pytest's own pieces where they
+    decide a verdict or its text: the import of the test module (as
+    import_path and the assertion-rewriting hook import it, from the code
+    object of the hook's cached pyc), the warning filters and log handlers
+    of each phase, the assertion plugin's comparison explanations, global
+    capture read after every phase, and the failure text from pytest's
+    Function.repr_failure and TestReport, fed to the same Collector. Each
+    test is called with as many frames free below it as pytest's run leaves
+    (pad; set_padding, measured once per worker). Anything else, an import
+    that fails, a test that raises an outcome exception (skip, xfail, exit,
+    fail) or other BaseException, or a module that gives pytest more to
+    collect than the plan, raises Fallback, and the worker runs the file
+    with pytest in a fresh child."""
+    import inspect
+    from pathlib import Path
+
+    from _pytest.python import Function
+    from _pytest.reports import TestReport
+    from _pytest.runner import _update_current_test_var
+    from _pytest.warnings import catch_warnings_for_item
+    from _pytest._code import ExceptionInfo
+    from _pytest.mark.structures import Mark, ParameterSet
+    from _pytest.compat import safe_getattr
+    from importlib.util import module_from_spec, spec_from_file_location
+    from types import FunctionType
+    from warnings import warn
+    from _pytest.logging import LogCaptureHandler, catching_logs
+    from _pytest.warning_types import PytestReturnNotNoneWarning
+
+    hook = next((f for f in sys.meta_path if type(f).__name__ == "AssertionRewritingHook"), None)
+    if hook is None or config.getoption("importmode") != "prepend":
+        return None  # pytest would not import the rewritten module this way
+
+    capman = config.pluginmanager.getplugin("capturemanager")
+    assertion = config.pluginmanager.getplugin("assertion")
+    logs = config.pluginmanager.get_plugin("logging-plugin")
+    if capman is None or logs is None:
+        return None
+    fp = tuple(config.getini("python_functions"))
+    cp = tuple(config.getini("python_classes"))
+    test_path = Path(WORK) / "test_solution.py"
+    ignored = set(getattr(__import__("_pytest.python", fromlist=["IGNORED_ATTRIBUTES"]), "IGNORED_ATTRIBUTES", ()))
+
+    methods = {"iter_markers": lambda self, name=None: iter(()),
+               "iter_markers_with_node": lambda self, name=None: iter(()),
+               "get_closest_marker": lambda self, name, default=None: default}
+    for name in ("repr_failure", "_repr_failure_py", "_prunetraceback", "_traceback_filter"):
+        f = inspect.getattr_static(Function, name, None)
+        if f is not None:
+            methods[name] = f
+    Item = type("DirectItem", (), methods)
+
+    def item_of(nodeid, name, func):
+        it = Item()
+        it.config, it.ihook, it.session = config, config.hook, None
+        it.nodeid, it.name, it.path = nodeid, nodeid.rpartition("::")[2], test_path
+        it._obj = it.obj = func
+        it.keywords, it.own_markers, it.user_properties = {}, [], []
+        return it
+
+    def phase_capture(fn, *args):
+        capman.resume_global_capture()
+        try:
+            return fn(*args)
+        finally:
+            capman.suspend_global_capture(in_=False)
+            capman.read_global_capture()
+
+    def load(code):
+        """Import the test module as pytest's import_path (prepend mode) and
+        the rewriting hook do, from the code object the hook would read from
+        its pyc: the module's attributes from its spec, registered in
+        sys.modules while it executes, the run folder first on sys.path."""
+        with catch_warnings_for_item(config, config.hook, "collect", None):
+            try:
+                if sys.path[:1] != [WORK]:
+                    sys.path.insert(0, WORK)
+                spec = spec_from_file_location("test_solution", str(test_path), loader=hook)
+                mod = module_from_spec(spec)
+                sys.modules["test_solution"] = mod
+                try:
+                    exec(code, mod.__dict__)
+                except BaseException:
+                    sys.modules.pop("test_solution", None)
+                    raise
+                return sys.modules["test_solution"]
+            except BaseException as e:  # noqa: BLE001 - pytest reports it as a collection error
+                raise PytestRuns("the test module did not import: %s" % type(e).__name__)
+
+    def bind_tests(mod, plan):
+        """The function and arguments of each planned test, checked against
+        what pytest would collect from mod."""
+        d = mod.__dict__
+        names = {name for _, name, _ in plan}
+        for name, obj in list(d.items()):
+            if name in names or name in ignored or name in MODULE_DUNDERS:
+                continue
+            # A dunder a star import brought (__getattr__ answers pytest's
+            # getattr of the module's __test__), a name pytest reads, or one
+            # it would collect.
+            if (name.startswith("__") and name.endswith("__")) or name in PYTEST_NAMES or name.startswith("pytest_") or \
+                    (name.startswith(fp) and callable(obj)) or (name.startswith(cp) and isinstance(obj, type)) or \
+                    safe_getattr(obj, "__test__", False) is True:
+                raise PytestRuns("the module holds %r, which pytest would read" % name)
+        out, values = [], {}
+        for nodeid, name, k in plan:
+            func = d.get(name)
+            code = getattr(func, "__code__", None)
+            if type(func) is not FunctionType or code is None or code.co_filename != str(test_path):
+                raise PytestRuns("%s is not the test file's function" % name)
+            marks = func.__dict__.get("pytestmark")
+            if k is None:
+                if marks:
+                    raise PytestRuns("%s carries marks" % name)
+                out.append((nodeid, func, {}))
+                continue
+            if name not in values:
+                if type(marks) is not list or len(marks) != 1 or type(marks[0]) is not Mark or marks[0].name != "parametrize":
+                    raise PytestRuns("%s does not carry one parametrize mark" % name)
+                m = marks[0]
+                argnames, argvalues = m.args[0], list(m.args[1])
+                if isinstance(argnames, str):
+                    argnames = [x.strip() for x in argnames.split(",") if x.strip()]
+                argnames = list(argnames)
+                sets = []
+                for v in argvalues:
+                    if isinstance(v, ParameterSet):
+                        raise PytestRuns("%s has a pytest.param" % name)
+                    vals = (v,) if len(argnames) == 1 else v
+                    if len(vals) != len(argnames):
+                        raise PytestRuns("%s has a parameter set of another length" % name)
+                    sets.append(dict(zip(argnames, vals)))
+                values[name] = sets
+            sets = values[name]
+            if sum(1 for _, n, _ in plan if n == name) != len(sets):
+                raise PytestRuns("%s has %d parameter sets" % (name, len(sets)))
+            out.append((nodeid, func, sets[k]))
+        return out
+
+    def report(nodeid, name, when, outcome, longrepr, dur):
+        collector.pytest_runtest_logreport(TestReport(nodeid, ("test_solution.py", 0, name), {}, outcome, longrepr,
+                                                      when, (), dur))
+
+    def call_test(nodeid, func, kwargs):
+        """The call phase as pytest_runtest_call and pytest_pyfunc_call run
+        it, with two caplog handlers on the root logger as pytest's logging
+        plugin adds them: None, or the ExceptionInfo of a failure."""
+        clock = collector.clock
+        if clock is not None:
+            clock.enter()
+        try:
+            with catching_logs(LogCaptureHandler(), level=logs.log_level), \
+                    catching_logs(LogCaptureHandler(), level=logs.log_level):
+                result = pad(func, kwargs)
+                if hasattr(result, "__await__") or hasattr(result, "__aiter__"):
+                    raise Fallback("the test returned an awaitable")
+                if result is not None:
+                    warn(PytestReturnNotNoneWarning(
+                        f"Expected None, but {nodeid} returned {result!r}, which will be an error in a "
+                        "future version of pytest.  Did you mean to use `assert` instead of `return`?"))
+            return None
+        except Fallback:
+            raise
+        except Exception as e:
+            sys.last_type, sys.last_value, sys.last_traceback = type(e), e, e.__traceback__
+            return ExceptionInfo.from_current()
+        except BaseException as e:  # noqa: BLE001 - outcomes and exits: pytest's own run reports them
+            raise Fallback("the test raised %s" % type(e).__name__)
+        finally:
+            if clock is not None:
+                clock.leave("tests")
+
+    def run_test(nodeid, func, kwargs):
+        it = item_of(nodeid, func.__name__, func)
+        name = it.name
+        report(nodeid, name, "setup", "passed", None, 0.0)
+        proto = assertion.pytest_runtest_protocol(it) if assertion is not None else None
+        if proto is not None:
+            next(proto)
+        try:
+            with catch_warnings_for_item(config, config.hook, "runtest", it):
+                _update_current_test_var(it, "call")
+                t = time.perf_counter()
+                excinfo = phase_capture(call_test, nodeid, func, kwargs)
+                dur = time.perf_counter() - t
+                if excinfo is None:
+                    report(nodeid, name, "call", "passed", None, dur)
+                else:
+                    report(nodeid, name, "call", "failed", it.repr_failure(excinfo), dur)
+                _update_current_test_var(it, "teardown")
+                report(nodeid, name, "teardown", "passed", None, 0.0)
+        finally:
+            _update_current_test_var(it, None)
+            if proto is not None:
+                next(proto, None)
+        return excinfo is None
+
+    depth = [0]
+
+    def pad(func, kwargs, n=None):
+        if n is None:
+            n = depth[0]
+        if n > 0:
+            return pad(func, kwargs, n - 1)
+        return func(**kwargs)
+
+    def run(plan, code, phases=None):
+        """The run's pytest exit code, or None when pytest is to run the
+        file in this child (PytestRuns): the test module is then dropped
+        from sys.modules, as a failed import leaves it, and pytest imports
+        it again (what the program's import already did stays done)."""
+        try:
+            # The session-wide log handlers of pytest's collection and loop.
+            with catching_logs(logs.log_cli_handler, level=logs.log_cli_level), \
+                    catching_logs(logs.log_file_handler, level=logs.log_file_level):
+                return run_tests(plan, code, phases)
+        except PytestRuns as e:
+            sys.modules.pop("test_solution", None)
+            collector.emit({"t": "pytest_runs", "why": str(e)[:300]})
+            return None
+
+    def run_tests(plan, code, phases):
+        mod = phase_capture(load, code)
+        tests = bind_tests(mod, plan)
+        if phases is not None:
+            phases["collected"] = time.process_time_ns()
+        collector.emit({"t": "collected", "names": [nodeid for nodeid, _, _ in plan]})
+        map_source_files()
+        failed = 0
+        for nodeid, func, kwargs in tests:
+            if not run_test(nodeid, func, kwargs):
+                failed += 1
+        return 1 if failed else 0
+
+    run.set_padding = lambda n: depth.__setitem__(0, n)
+    return run
+
+
+def make_direct_plan(config):
+    """plan(tests, ids): direct_plan under this session's python_functions
+    and python_classes, or None (always, when a prefix is a glob)."""
+    fp = tuple(config.getini("python_functions"))
+    cp = tuple(config.getini("python_classes"))
+    if not fp or not all(p and not any(c in p for c in "*?[") for p in fp + cp):
+        return lambda tests, ids: None
+    cache = {}
+
+    def plan(tests, ids):
+        h = hashlib.sha256(tests.encode("utf-8", "surrogatepass"))
+        for i in ids:
+            h.update(b"\0" + str(i).encode("utf-8", "surrogatepass"))
+        key = h.digest()
+        if key not in cache:
+            if len(cache) >= 512:
+                cache.pop(next(iter(cache)))
+            cache[key] = direct_plan(tests, [str(i) for i in ids], fp, cp)
+        return cache[key]
+
+    return plan
+
+
+ROOM_TEST = '''def _room(n=0):
+    try:
+        return _room(n + 1)
+    except RecursionError:
+        return n
+
+
+def test_room():
+    assert _room() == -1
+'''
+
+
+def measure_room(ctx, direct):
+    """The frames free below the test function of ROOM_TEST in one run of
+    it in a child, by pytest's run or (direct) the direct runner's; 0 when
+    it did not report."""
+    import re
+
+    req = {"kind": "run", "program": "", "tests": ROOM_TEST, "timeout_s": 30,
+           "limits": {"cpu_s": 30, "as_bytes": 0, "nproc": 0, "fsize": 0, "nofile": 256}}
+    if direct:
+        req["ids"] = ["test_solution.py::test_room"]
+    resp = run_one(req, ctx)
+    if bool(resp.get("direct")) != direct or resp.get("fallback"):
+        return 0
+    for ev in resp.get("events", ()):
+        m = re.match(r"assert (\d+) == -1", ev.get("msg") or "") if ev.get("t") == "test" else None
+        if m:
+            return int(m.group(1))
+    return 0
+
+
 def make_static_ids(config):
     """ids(tests): static_test_ids under this session's python_functions and
     python_classes, or None (always, when a prefix is a glob)."""
@@ -680,7 +1102,7 @@ def make_static_ids(config):
     return lambda tests: static_test_ids(tests, fp, cp)
 
 
-def child_main(req, wfd, mfd, key, ctx, shared=None):
+def child_main(req, wfd, mfd, key, ctx, shared=None, plan=None):
     marks = [time.process_time_ns()]
     confine_child(req, ctx)
     marks.append(time.process_time_ns())
@@ -720,7 +1142,16 @@ def child_main(req, wfd, mfd, key, ctx, shared=None):
     mark_start(mfd)
     if collector.cpu is not None:
         collector.cpu["start"] = time.process_time_ns()
-    code = run_session(config, session, collector)
+    code = None
+    if plan is not None:
+        try:
+            code = ctx["direct"](plan[0], plan[1], collector.cpu)
+        except BaseException as e:  # noqa: BLE001 - Fallback, or anything the direct runner did not foresee
+            why = str(e) if isinstance(e, Fallback) else "the direct runner stopped: %s" % type(e).__name__
+            emit({"t": "fallback", "why": why[:300]})
+            os._exit(0)
+    if code is None:
+        code = run_session(config, session, collector)
     done = {"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])}
     if collector.cpu is not None:
         done["phases"] = phase_ms(collector.cpu, collector.clock)
@@ -857,21 +1288,30 @@ def make_pyc_placer(config, compile_test):
     cache = {}
     limit = 512
 
-    def place(tests):
+    def code_of(tests):
+        """The rewritten test module's code object (None: it does not
+        compile), and its marshalled form."""
         fn = Path(WORK) / "test_solution.py"
         key = _hashlib.sha256(tests.encode("utf-8", "surrogatepass")).hexdigest()
-        body = cache.get(key)
-        if body is None:
+        entry = cache.get(key)
+        if entry is None:
             try:
                 with _warnings.catch_warnings():
                     _warnings.simplefilter("ignore")
                     co = compile_test(rewrite, fn, config)
+                entry = (co, marshal.dumps(co))
             except Exception:  # noqa: BLE001 - the child reports the error itself
-                return
-            body = marshal.dumps(co)
+                entry = (None, None)
             if len(cache) >= limit:
                 cache.pop(next(iter(cache)))
-            cache[key] = body
+            cache[key] = entry
+        return entry
+
+    def place(tests):
+        fn = Path(WORK) / "test_solution.py"
+        body = code_of(tests)[1]
+        if body is None:
+            return
         st = os.stat(fn)
         cache_dir = rewrite.get_cache_dir(fn)
         os.makedirs(cache_dir, mode=0o755, exist_ok=True)
@@ -883,6 +1323,7 @@ def make_pyc_placer(config, compile_test):
     def path():
         return str(rewrite.get_cache_dir(Path(WORK) / "test_solution.py") / ("test_solution" + rewrite.PYC_TAIL))
 
+    place.code_of = lambda tests: code_of(tests)[0]
     return place, path
 
 
@@ -1093,15 +1534,22 @@ def run_one(req, ctx):
                       {"t": "done", "exit": 0 if ids else 5, "output_limit": False}]
             return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False,
                                          "static_ids": True}, t0, tp0)
+    plan = None
+    if req.get("kind") == "run" and req.get("ids") and not req.get("coverage") and ctx.get("direct") is not None:
+        try:
+            plan = ctx["direct_plan"](req["tests"], req["ids"])
+        except Exception:  # noqa: BLE001 - pytest runs the file
+            plan = None
     clear_workdir()
-    files = [("test_solution.py", "tests")]
-    if req.get("kind") != "collect":
-        files.insert(0, ("solution.py", "program"))
-    for name, field in files:
-        with open(os.path.join(WORK, name), "w", encoding="utf-8") as f:
-            f.write(req[field])
-        os.chmod(os.path.join(WORK, name), 0o644)
-    ctx["place_pyc"](req["tests"])
+    write_run_files(req)
+    if plan is not None:
+        # The rewritten module, compiled from the file as pytest's hook does.
+        code = ctx["place_pyc"].code_of(req["tests"])
+        plan = (plan, code) if code is not None else None
+    if plan is None:
+        # The direct runner executes the cached code object itself; only
+        # pytest's import reads the pyc.
+        ctx["place_pyc"](req["tests"])
     key = os.urandom(32)
     if req.get("kind") != "collect":
         # The static check reads the program's text only: done here, it
@@ -1117,21 +1565,64 @@ def run_one(req, ctx):
             events.append({"t": "done", "exit": 0, "output_limit": False})
             return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False}, t0, tp0)
     program_limit = cpu_limit_ns(req, "program_cpu_limit_s") if req.get("kind") == "run" else 0
-    # The program's clock, shared with the child; a new one for every run,
-    # so nothing a run left behind can write into the next one's.
-    shared = mmap.mmap(-1, 16) if program_limit and cpu_limit_ns(req) else None
-    try:
-        c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx, shared))
-        wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit_ns(req), program_limit, shared)
-    finally:
-        if shared is not None:
-            shared.close()
+    c = run_child(req, key, ctx, t0, cpu_limit_ns(req), program_limit, plan)
     events, forged, sample = verify_lines(c.buf, key)
     resp = {"id": req.get("id"), "events": events, "overflow": c.overflow}
+    if plan is not None:
+        resp["direct"] = True
+        resp["fallback"] = next((ev.get("why") or "pytest" for ev in events if ev.get("t") == "pytest_runs"), None)
+        why = next((ev.get("why") or "" for ev in events if ev.get("t") == "fallback"), None)
+        if why is not None and not forged and not c.timeout and not c.overflow and \
+                not any(ev.get("t") == "tamper" for ev in events):
+            # The direct child stopped after tests had run: pytest runs the
+            # file in a fresh child, with the run's whole limits (a run of
+            # pytest's own), its CPU added to the first child's.
+            first = c
+            kill_rest(first.pid)
+            os.close(first.r)
+            os.close(first.mr)
+            clear_workdir()
+            write_run_files(req)
+            ctx["place_pyc"](req["tests"])
+            key = os.urandom(32)
+            c = run_child(req, key, ctx, time.monotonic(), cpu_limit_ns(req), program_limit, None)
+            c.cpu_ns += first.cpu_ns
+            c.child_cpu_ns += first.child_cpu_ns
+            c.program_ns += first.program_ns
+            c.minflt += first.minflt
+            events, forged, sample = verify_lines(c.buf, key)
+            resp = {"id": req.get("id"), "events": events, "overflow": c.overflow, "fallback": why or "fallback"}
     if forged:
         resp["forged"] = forged
         resp["forged_sample"] = sample
     return finish(resp, c, t0, tp0)
+
+
+def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan):
+    """Fork a run's child (pytest's run, or the direct runner's with plan)
+    and wait for it within the run's limits."""
+    # The program's clock, shared with the child; a new one for every run,
+    # so nothing a run left behind can write into the next one's.
+    shared = mmap.mmap(-1, 16) if program_limit and cpu_limit else None
+    try:
+        c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx, shared, plan))
+        wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit, program_limit, shared)
+    finally:
+        if shared is not None:
+            shared.close()
+    return c
+
+
+def write_run_files(req):
+    """Write the run's solution.py (runs) and test_solution.py, and place the
+    test module's cached pyc."""
+    files = [("test_solution.py", "tests")]
+    if req.get("kind") != "collect":
+        files.insert(0, ("solution.py", "program"))
+    for name, field in files:
+        with open(os.path.join(WORK, name), "w", encoding="utf-8") as f:
+            f.write(req[field])
+        os.chmod(os.path.join(WORK, name), 0o644)
 
 
 def recheck_child(req, w, mw, key, code, ctx):
@@ -1470,7 +1961,9 @@ def main():
            "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot, compare)),
            "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
            "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler(compare["compile_test"]),
-           "static_ids": make_static_ids(config) if "static-ids" not in DISABLE else (lambda tests: None)}
+           "static_ids": make_static_ids(config) if "static-ids" not in DISABLE else (lambda tests: None),
+           "direct": make_direct_runner(config, collector) if "direct" not in DISABLE else None,
+           "direct_plan": make_direct_plan(config)}
     phase("recheck")
     if "audit-hook" not in DISABLE:
         guard["install_audit_hook"](hook_spec(ctx, pyc_path()))
@@ -1509,6 +2002,17 @@ def main():
     for name in list(sys.modules):
         if name == "ctypes" or name.startswith("ctypes.") or name == "_ctypes":
             del sys.modules[name]
+    if ctx["direct"] is not None:
+        # The direct runner calls each test with as many frames free below it
+        # as pytest's run does: a recursion that fits in one fits in the other.
+        room_pytest, room_direct = measure_room(ctx, False), measure_room(ctx, True)
+        if room_pytest > 0 and room_direct >= room_pytest:
+            ctx["direct"].set_padding(room_direct - room_pytest)
+        else:
+            ctx["direct"] = None
+            warnings.append("direct runner off: the recursion room of its calls could not be matched to pytest's "
+                            "(%d, %d frames)" % (room_direct, room_pytest))
+        phase("direct-runner")
     gc.collect()
     gc.freeze()
     phase("other")

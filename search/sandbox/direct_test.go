@@ -1,0 +1,229 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"triage/corpus"
+	"triage/corpus/bundled"
+	"triage/corpus/mbpp"
+)
+
+// directEdgeSuites are (program, tests) pairs where the direct runner must
+// match pytest's own run on what pytest does around a test: the recursion
+// depth a test is called at, the warning filters of each phase, outcome
+// exceptions and exits (handed back to pytest), names a star import brings
+// that pytest would collect, failing imports, chained exceptions,
+// multi-line statements, returned values, PYTEST_CURRENT_TEST,
+// comparisons that lie and the order of a set of strings (the same in every
+// worker: PYTHONHASHSEED is fixed).
+func directEdgeSuites() []Suite {
+	depth := `import sys
+
+
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+`
+	var levels []string
+	for n := 930; n <= 1000; n += 2 {
+		levels = append(levels, fmt.Sprint(n))
+	}
+	depthTests := `import pytest
+from solution import depth
+
+
+@pytest.mark.parametrize("n", [` + strings.Join(levels, ", ") + `])
+def test_depth(n):
+    assert depth(n) == n
+`
+	add := "def add(a, b):\n    return a + b\n"
+	addTests := `import pytest
+from solution import add
+
+
+@pytest.mark.parametrize("a,b,want", [(1, 2, 3), (2, 2, 4)], ids=["small", "same"])
+def test_add(a, b, want):
+    assert add(a, b) == want
+
+
+def test_add_zero():
+    assert add(0, 0) == 0
+`
+	starTests := `from solution import *
+
+
+def test_add():
+    assert add(1, 2) == 3
+`
+	return []Suite{
+		{Name: "edge/recursion-depth", Program: depth, Tests: depthTests},
+		{Name: "edge/recursion-limit-raised", Program: depth + "sys.setrecursionlimit(1100)\n", Tests: depthTests},
+		{Name: "edge/warnings-error-at-import", Program: "import warnings\nwarnings.simplefilter('error')\n\n" +
+			"def add(a, b):\n    warnings.warn('old', DeprecationWarning)\n    return a + b\n", Tests: addTests},
+		{Name: "edge/system-exit-in-test", Program: "import sys\n\ndef add(a, b):\n    sys.exit(3)\n", Tests: addTests},
+		{Name: "edge/skip-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.skip('no')\n", Tests: addTests},
+		{Name: "edge/xfail-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.xfail('no')\n", Tests: addTests},
+		{Name: "edge/fail-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.fail('no', pytrace=False)\n", Tests: addTests},
+		{Name: "edge/keyboard-interrupt", Program: "def add(a, b):\n    raise KeyboardInterrupt\n", Tests: addTests},
+		{Name: "edge/star-import-brings-a-test", Program: add + "\n\ndef test_extra():\n    pass\n\n__all__ = ['add', 'test_extra']\n", Tests: starTests},
+		{Name: "edge/star-import-brings-a-mark", Program: add + "import pytest\npytestmark = pytest.mark.skip\n__all__ = ['add', 'pytestmark']\n", Tests: starTests},
+		{Name: "edge/star-import-brings-setup", Program: add + "\n\ndef setup_module(m):\n    raise RuntimeError('set-up')\n\n__all__ = ['add', 'setup_module']\n", Tests: starTests},
+		{Name: "edge/star-import-brings-getattr", Program: add + "\n\ndef __getattr__(name):\n    return False\n\n__all__ = ['add', '__getattr__']\n", Tests: starTests},
+		{Name: "edge/logging-basic-config", Program: "import logging\n\ndef add(a, b):\n    logging.basicConfig()\n    return len(logging.getLogger().handlers)\n",
+			Tests: "from solution import add\n\n\ndef test_add():\n    assert add(1, 2) == 0\n"},
+		{Name: "edge/import-fails", Program: "raise ImportError('nope')\n", Tests: addTests},
+		{Name: "edge/syntax-error", Program: "def add(a, b)\n    return a + b\n", Tests: addTests},
+		{Name: "edge/chained", Program: "def add(a, b):\n    try:\n        return {}[a]\n    except KeyError as e:\n        raise ValueError('bad') from e\n", Tests: addTests},
+		{Name: "edge/multi-line-assert", Program: "def add(a, b):\n    return [a, b]\n", Tests: "from solution import add\n\n\ndef test_add():\n    assert add(1, 2) == [\n        1,\n        3,\n    ]\n    x = 1\n"},
+		{Name: "edge/returns-a-value", Program: add, Tests: "from solution import add\n\n\ndef test_add():\n    return add(1, 2)\n"},
+		{Name: "edge/pytest-current-test", Program: "import os\n\ndef add(a, b):\n    return os.environ.get('PYTEST_CURRENT_TEST')\n",
+			Tests: "from solution import add\n\n\ndef test_add():\n    assert add(1, 2) == 'test_solution.py::test_add (call)'\n"},
+		{Name: "edge/lying-eq", Program: "class Any:\n    def __eq__(self, other):\n        return True\n\ndef add(a, b):\n    return Any()\n", Tests: addTests},
+		{Name: "edge/comment-first-lying-eq", Program: "class Any(int):\n    def __eq__(self, other):\n        return True\n\ndef add(a, b):\n    return Any(0)\n",
+			Tests: "# tests of add\n\nfrom solution import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"},
+		{Name: "edge/prints", Program: "def add(a, b):\n    print('x' * 100000)\n    return a - b\n", Tests: addTests},
+		{Name: "edge/set-order", Program: "def words(s):\n    return list(set(s.split()))\n",
+			Tests: "from solution import words\n\n\ndef test_words():\n    assert words('a b c d e f g h') == list('abcdefgh')\n"},
+		{Name: "edge/fixture-argument", Program: add, Tests: "from solution import add\n\n\ndef test_add(tmp_path):\n    assert add(1, 2) == 3\n"},
+	}
+}
+
+// directParitySuites is the parity set: every 2nd benchmark pair, the edge
+// pairs, every 3rd bundled task's reference and first buggy root, and every
+// 20th MBPP task's reference and a broken copy of it.
+func directParitySuites(t *testing.T) []Suite {
+	bench, err := BenchSuites()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites []Suite
+	for i := 0; i < len(bench); i += 2 {
+		suites = append(suites, bench[i])
+	}
+	suites = append(suites, directEdgeSuites()...)
+	tasks, err := bundled.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(tasks); i += 3 {
+		task := tasks[i]
+		suites = append(suites, Suite{Name: task.ID + "/ref", Program: task.Solution, Tests: task.Test})
+		if len(task.Roots) > 0 {
+			suites = append(suites, Suite{Name: task.ID + "/root", Program: task.Roots[0], Tests: task.Test})
+		}
+	}
+	more, err := mbpp.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(more); i += 20 {
+		task := more[i]
+		suites = append(suites, Suite{Name: task.ID + "/ref", Program: task.Solution, Tests: task.Test})
+		broken := strings.Replace(task.Solution, "return ", "return None and ", 1)
+		if broken != task.Solution {
+			suites = append(suites, Suite{Name: task.ID + "/broken", Program: broken, Tests: task.Test})
+		}
+	}
+	return suites
+}
+
+// TestDirectRunnerMatchesPytest runs the parity set on a pool with the
+// direct runner and on one with it off (pytest collects and runs every
+// file): statuses, per-test verdicts and messages and the feedback text are
+// the same, byte for byte. -short runs every 6th pair.
+func TestDirectRunnerMatchesPytest(t *testing.T) {
+	suites := directParitySuites(t)
+	if testing.Short() {
+		var sub []Suite
+		for i, s := range suites {
+			if i%6 == 0 || strings.HasPrefix(s.Name, "edge/") {
+				sub = append(sub, s)
+			}
+		}
+		suites = sub
+	}
+	direct := ownPool(t, Options{Workers: 2, Timeout: 20 * time.Second})
+	pytest := ownPool(t, Options{Workers: 2, Timeout: 20 * time.Second, disabled: layerSet{layerDirect: true}})
+	type pair struct{ got, want corpus.Execution }
+	results := make([]pair, len(suites))
+	var wg sync.WaitGroup
+	ctx := context.Background()
+	for i, s := range suites {
+		wg.Add(1)
+		go func() { // the pools' slots bound how many run at once
+			defer wg.Done()
+			var err error
+			if results[i].got, err = direct.Run(ctx, s.Program, s.Tests); err != nil {
+				t.Errorf("%s: %v", s.Name, err)
+			}
+			if results[i].want, err = pytest.Run(ctx, s.Program, s.Tests); err != nil {
+				t.Errorf("%s: %v", s.Name, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := pytest.direct.Load() + pytest.fallbacks.Load(); n != 0 {
+		t.Fatalf("%d runs went to the direct runner with it switched off", n)
+	}
+	ran, back := direct.direct.Load(), direct.fallbacks.Load()
+	t.Logf("%d pairs: %d run directly, %d handed back to pytest", len(suites), ran, back)
+	if ran < int64(len(suites))/3 || back == 0 {
+		t.Errorf("the direct runner ran %d and handed back %d of %d pairs", ran, back, len(suites))
+	}
+	// A few pairs whose verdict is known, whichever runner gave it.
+	want := map[string]corpus.Status{
+		"edge/lying-eq":                  corpus.StatusTamper,
+		"edge/comment-first-lying-eq":    corpus.StatusTamper,
+		"edge/star-import-brings-a-test": corpus.StatusTamper,
+		"edge/import-fails":              corpus.StatusLoadError,
+		"edge/set-order":                 corpus.StatusOK,
+	}
+	for i, s := range suites {
+		if w, ok := want[s.Name]; ok && results[i].got.Status != w {
+			t.Errorf("%s: status %s, want %s\n%s", s.Name, results[i].got.Status, w, results[i].got.Feedback)
+		}
+		if why := sameExecution(results[i].got, results[i].want); why != "" {
+			t.Errorf("%s: %s\ndirect:\n%s\npytest:\n%s", s.Name, why, results[i].got.Feedback, results[i].want.Feedback)
+		}
+	}
+}
+
+// objectAddress matches the addresses in default reprs, which differ
+// between any two runs.
+var objectAddress = regexp.MustCompile(`0x[0-9a-f]{6,}`)
+
+// sameExecution says how two runs of one pair differ in what a corpus
+// keeps of them other than times and object addresses ("" when they do
+// not).
+func sameExecution(a, b corpus.Execution) string {
+	for _, e := range []*corpus.Execution{&a, &b} {
+		e.Feedback = objectAddress.ReplaceAllString(e.Feedback, "0x…")
+		e.Tests = append([]corpus.TestResult(nil), e.Tests...)
+		for i := range e.Tests {
+			e.Tests[i].Message = objectAddress.ReplaceAllString(e.Tests[i].Message, "0x…")
+		}
+	}
+	switch {
+	case a.Status != b.Status:
+		return fmt.Sprintf("status %s vs %s", a.Status, b.Status)
+	case len(a.Tests) != len(b.Tests):
+		return fmt.Sprintf("%d vs %d tests", len(a.Tests), len(b.Tests))
+	case a.PassRate != b.PassRate:
+		return fmt.Sprintf("pass rate %v vs %v", a.PassRate, b.PassRate)
+	}
+	for i := range a.Tests {
+		x, y := a.Tests[i], b.Tests[i]
+		if x.Name != y.Name || x.Passed != y.Passed || x.Message != y.Message {
+			return fmt.Sprintf("test %d: %q %v %q vs %q %v %q", i, x.Name, x.Passed, x.Message, y.Name, y.Passed, y.Message)
+		}
+	}
+	if a.Feedback != b.Feedback {
+		return "feedback differs"
+	}
+	return ""
+}
