@@ -947,11 +947,13 @@ def make_direct_runner(config, collector):
         it, with two caplog handlers on the root logger as pytest's logging
         plugin adds them: None, or the ExceptionInfo of a failure."""
         clock = collector.clock
-        if clock is not None:
-            clock.enter()
-        try:
-            with catching_logs(LogCaptureHandler(), level=logs.log_level), \
-                    catching_logs(LogCaptureHandler(), level=logs.log_level):
+        caplog, report_log = log_handlers
+        caplog.reset()
+        report_log.reset()
+        with catching_logs(caplog, level=logs.log_level), catching_logs(report_log, level=logs.log_level):
+            if clock is not None:
+                clock.enter()
+            try:
                 result = pad(func, kwargs)
                 if hasattr(result, "__await__") or hasattr(result, "__aiter__"):
                     raise Fallback("the test returned an awaitable")
@@ -959,17 +961,17 @@ def make_direct_runner(config, collector):
                     warn(PytestReturnNotNoneWarning(
                         f"Expected None, but {nodeid} returned {result!r}, which will be an error in a "
                         "future version of pytest.  Did you mean to use `assert` instead of `return`?"))
-            return None
-        except Fallback:
-            raise
-        except Exception as e:
-            sys.last_type, sys.last_value, sys.last_traceback = type(e), e, e.__traceback__
-            return ExceptionInfo.from_current()
-        except BaseException as e:  # noqa: BLE001 - outcomes and exits: pytest's own run reports them
-            raise Fallback("the test raised %s" % type(e).__name__)
-        finally:
-            if clock is not None:
-                clock.leave("tests")
+                return None
+            except Fallback:
+                raise
+            except Exception as e:
+                sys.last_type, sys.last_value, sys.last_traceback = type(e), e, e.__traceback__
+                return ExceptionInfo.from_current()
+            except BaseException as e:  # noqa: BLE001 - outcomes and exits: pytest's own run reports them
+                raise Fallback("the test raised %s" % type(e).__name__)
+            finally:
+                if clock is not None:
+                    clock.leave("tests")
 
     def run_test(nodeid, func, kwargs):
         it = item_of(nodeid, func.__name__, func)
@@ -997,6 +999,7 @@ def make_direct_runner(config, collector):
         return excinfo is None
 
     depth = [0]
+    log_handlers = []
 
     def pad(func, kwargs, n=None):
         if n is None:
@@ -1021,6 +1024,9 @@ def make_direct_runner(config, collector):
             return None
 
     def run_tests(plan, code, phases):
+        # The caplog and report handlers pytest's logging plugin puts on the
+        # root logger in each phase: made once per run, emptied per test.
+        log_handlers[:] = [LogCaptureHandler(), LogCaptureHandler()]
         mod = phase_capture(load, code)
         tests = bind_tests(mod, plan)
         if phases is not None:
