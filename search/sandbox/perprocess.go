@@ -60,7 +60,7 @@ func (pp PerProcess) Run(ctx context.Context, program, tests string) (corpus.Exe
 	cmd := exec.CommandContext(rctx, python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short",
 		"--junitxml="+report, "test_solution.py")
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + dir, "TMPDIR=" + dir, "PYTHONHASHSEED=0"}
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + dir, "TMPDIR=" + dir, "PYTHONHASHSEED=" + pythonHashSeed}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out := &tailBuffer{max: 64 << 10}

@@ -23,8 +23,13 @@ func (o Options) VerdictSettings() map[string]string {
 		"feedback_chars": strconv.Itoa(o.FeedbackChars),
 		"isolation":      strconv.FormatBool(!o.NoIsolation),
 		"harness_sha256": HarnessSHA256(),
+		"hash_seed":      pythonHashSeed,
 	}
 }
+
+// pythonHashSeed is the workers' PYTHONHASHSEED: the order of a set of
+// strings, and so a verdict that depends on it, is the same in every run.
+const pythonHashSeed = "0"
 
 // HarnessSHA256 is the hex SHA-256 of the embedded harness files, each
 // preceded by its name and length, in workerFileNames order.

@@ -264,7 +264,7 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup
 		"LC_ALL=C.UTF-8",
 		"HOME=" + cfg.Workdir,
 		"TMPDIR=" + cfg.Workdir,
-		"PYTHONHASHSEED=0",
+		"PYTHONHASHSEED=" + pythonHashSeed,
 	}
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	stderr := &tailBuffer{max: 16 << 10}
