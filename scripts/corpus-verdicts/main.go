@@ -5,12 +5,15 @@
 //	go run ./scripts/corpus-verdicts DIR_A DIR_B [DIR_C ...]
 //
 // prints, for each corpus after the first, how many programs it shares with
-// the first, how many have the same status, and the changes by kind.
+// the first, how many have the same status, and the changes by kind. With
+// -feedback first, a program's pass rate and feedback text (object
+// addresses aside) count as part of its status.
 package main
 
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -19,11 +22,20 @@ import (
 
 type key struct{ tree, program string }
 
+var (
+	withFeedback  bool
+	objectAddress = regexp.MustCompile(`0x[0-9a-f]{6,}|[0-9a-f]{12}|[0-9]{12,}`)
+)
+
 func statuses(dir string) (map[key]string, error) {
 	out := map[key]string{}
 	err := corpus.ScanTrees([]string{dir}, func(rows []corpus.NodeRow) error {
 		for _, r := range rows {
-			out[key{r.TreeID, r.ProgramSHA}] = r.Status
+			s := r.Status
+			if withFeedback {
+				s = fmt.Sprintf("%s %.6f %s", r.Status, r.PassRate, objectAddress.ReplaceAllString(r.Feedback, "0x…"))
+			}
+			out[key{r.TreeID, r.ProgramSHA}] = s
 		}
 		return nil
 	})
@@ -34,16 +46,20 @@ func statuses(dir string) (map[key]string, error) {
 }
 
 func main() {
-	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: corpus-verdicts DIR_A DIR_B [DIR_C ...]")
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "-feedback" {
+		withFeedback, args = true, args[1:]
+	}
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: corpus-verdicts [-feedback] DIR_A DIR_B [DIR_C ...]")
 		os.Exit(2)
 	}
-	base, err := statuses(os.Args[1])
+	base, err := statuses(args[0])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	for _, dir := range os.Args[2:] {
+	for _, dir := range args[1:] {
 		other, err := statuses(dir)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -59,6 +75,8 @@ func main() {
 			common++
 			if s == s2 {
 				same++
+			} else if withFeedback {
+				changes[strings.Fields(s)[0]+" -> "+strings.Fields(s2)[0]+" (pass rate or feedback)"]++
 			} else {
 				changes[s+" -> "+s2]++
 			}
@@ -69,6 +87,6 @@ func main() {
 		}
 		sort.Strings(kinds)
 		fmt.Printf("%s vs %s: %d and %d programs, %d shared, %d with the same status; changed: %s\n",
-			os.Args[1], dir, len(base), len(other), common, same, strings.Join(kinds, ", "))
+			args[0], dir, len(base), len(other), common, same, strings.Join(kinds, ", "))
 	}
 }
