@@ -807,11 +807,13 @@ def make_direct_runner(config, collector):
     capture read after every phase, and the failure text from pytest's
     Function.repr_failure and TestReport, fed to the same Collector. Each
     test is called with as many frames free below it as pytest's run leaves
-    (pad; set_padding, measured once per worker). Anything else, an import
-    that fails, a test that raises an outcome exception (skip, xfail, exit,
-    fail) or other BaseException, or a module that gives pytest more to
-    collect than the plan, raises Fallback, and the worker runs the file
-    with pytest in a fresh child."""
+    (pad; set_padding, measured once per worker). Anything else goes back
+    to pytest: before any test ran (an import that fails, a module that
+    gives pytest more to collect than the plan) run returns None and the
+    child runs pytest's session itself; after (a test that raises an
+    outcome exception, skip, xfail, exit or fail, or another
+    BaseException) it raises Fallback, and the worker runs the file with
+    pytest in a fresh child."""
     import inspect
     from pathlib import Path
 
@@ -1041,6 +1043,16 @@ def make_direct_runner(config, collector):
 
     run.set_padding = lambda n: depth.__setitem__(0, n)
     return run
+
+
+def direct_runner_or_none(config, collector, warnings):
+    """make_direct_runner, or None (with a warning) where this pytest lacks
+    a piece it uses."""
+    try:
+        return make_direct_runner(config, collector)
+    except (ImportError, AttributeError, TypeError) as e:
+        warnings.append("direct runner off: %s: %s" % (type(e).__name__, e))
+        return None
 
 
 def make_direct_plan(config):
@@ -1968,7 +1980,7 @@ def main():
            "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
            "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler(compare["compile_test"]),
            "static_ids": make_static_ids(config) if "static-ids" not in DISABLE else (lambda tests: None),
-           "direct": make_direct_runner(config, collector) if "direct" not in DISABLE else None,
+           "direct": direct_runner_or_none(config, collector, warnings) if "direct" not in DISABLE else None,
            "direct_plan": make_direct_plan(config)}
     phase("recheck")
     if "audit-hook" not in DISABLE:
