@@ -781,7 +781,8 @@ def direct_plan(tests, ids, function_prefixes, class_prefixes):
 
 # The dunders of a module that pytest's collection of it does not read.
 MODULE_DUNDERS = frozenset(("__name__", "__doc__", "__package__", "__loader__", "__spec__", "__file__", "__cached__",
-                            "__builtins__", "__all__", "__version__", "__author__", "__annotations__"))
+                            "__builtins__", "__all__", "__version__", "__author__", "__annotations__",
+                            "__warningregistry__"))
 
 
 class Fallback(Exception):
