@@ -26,7 +26,13 @@
 // the child ends (or a limit is reached) every other process of the
 // namespace is killed. Verdicts are
 // pytest's own: only configuration and session start-up are shared, and
-// every run forks from the same clean state.
+// every run forks from the same clean state. For a test file of plain shape
+// (one literal parametrize allowed), the child calls the tests itself with
+// pytest's own warning filters, log handlers, capture, assertion
+// explanations and failure text, skipping pytest's collection; anything it
+// does not reproduce goes back to pytest's run (README.md, "The direct
+// runner"). Workers run with PYTHONHASHSEED=0, so set order is the same in
+// every run.
 //
 // A verdict is a label a model learns from, so a pass must not be forgeable
 // (issue 12). The layers, each described in README.md with the forgeries it
