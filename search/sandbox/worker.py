@@ -630,7 +630,7 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
     bound, out = set(), []
-    pytest_imported = [False]
+    pytest_imported = False
 
     def bind(name, test_def=False):
         if name in bound or name in PYTEST_NAMES or name.startswith("pytest_"):
@@ -651,7 +651,7 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
                 if not bind(a.asname or a.name.partition(".")[0]):
                     return None
                 if a.name == "pytest" and a.asname is None:
-                    pytest_imported[0] = True
+                    pytest_imported = True
         elif isinstance(node, ast.ImportFrom):
             for a in node.names:
                 if a.name == "*":
@@ -665,7 +665,7 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
                 return None
             params = None
             if node.decorator_list:
-                if not is_test or len(node.decorator_list) != 1 or not pytest_imported[0]:
+                if not is_test or len(node.decorator_list) != 1 or not pytest_imported:
                     return None
                 params = parametrize_shape(node.decorator_list[0])
                 if params is None:
@@ -710,7 +710,7 @@ def parametrize_shape(deco):
         return None
     names_node, values = deco.args
     if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
-        names = [x.strip() for x in names_node.value.split(",") if x.strip()]
+        names = split_argnames(names_node.value)
     elif isinstance(names_node, (ast.List, ast.Tuple)) and all(
             isinstance(e, ast.Constant) and isinstance(e.value, str) for e in names_node.elts):
         names = [e.value for e in names_node.elts]
@@ -725,6 +725,12 @@ def parametrize_shape(deco):
                 (getattr(e.func, "attr", None) == "param" or getattr(e.func, "id", None) == "param"):
             return None
     return tuple(names), len(values.elts)
+
+
+def split_argnames(names):
+    """parametrize's argnames given as one string, split as pytest splits
+    them."""
+    return [x.strip() for x in names.split(",") if x.strip()]
 
 
 def plain_value(node):
@@ -818,7 +824,7 @@ def make_direct_runner(config, collector):
     import inspect
     from pathlib import Path
 
-    from _pytest.python import Function
+    from _pytest.python import IGNORED_ATTRIBUTES, Function
     from _pytest.reports import TestReport
     from _pytest.runner import _update_current_test_var
     from _pytest.warnings import catch_warnings_for_item
@@ -840,10 +846,11 @@ def make_direct_runner(config, collector):
     logs = config.pluginmanager.get_plugin("logging-plugin")
     if capman is None or logs is None:
         return None
-    fp = tuple(config.getini("python_functions"))
-    cp = tuple(config.getini("python_classes"))
+    prefixes = plain_prefixes(config)
+    if prefixes is None:
+        return None
+    fp, cp = prefixes
     test_path = Path(WORK) / "test_solution.py"
-    ignored = set(getattr(__import__("_pytest.python", fromlist=["IGNORED_ATTRIBUTES"]), "IGNORED_ATTRIBUTES", ()))
 
     methods = {"iter_markers": lambda self, name=None: iter(()),
                "iter_markers_with_node": lambda self, name=None: iter(()),
@@ -897,7 +904,7 @@ def make_direct_runner(config, collector):
         d = mod.__dict__
         names = {name for _, name, _ in plan}
         for name, obj in list(d.items()):
-            if name in names or name in ignored or name in MODULE_DUNDERS:
+            if name in names or name in IGNORED_ATTRIBUTES or name in MODULE_DUNDERS:
                 continue
             # A dunder a star import brought (__getattr__ answers pytest's
             # getattr of the module's __test__), a name pytest reads, or one
@@ -906,7 +913,9 @@ def make_direct_runner(config, collector):
                     (name.startswith(fp) and callable(obj)) or (name.startswith(cp) and isinstance(obj, type)) or \
                     safe_getattr(obj, "__test__", False) is True:
                 raise PytestRuns("the module holds %r, which pytest would read" % name)
-        out, values = [], {}
+        out, values, planned = [], {}, {}
+        for _, name, _ in plan:
+            planned[name] = planned.get(name, 0) + 1
         for nodeid, name, k in plan:
             func = d.get(name)
             code = getattr(func, "__code__", None)
@@ -923,9 +932,7 @@ def make_direct_runner(config, collector):
                     raise PytestRuns("%s does not carry one parametrize mark" % name)
                 m = marks[0]
                 argnames, argvalues = m.args[0], list(m.args[1])
-                if isinstance(argnames, str):
-                    argnames = [x.strip() for x in argnames.split(",") if x.strip()]
-                argnames = list(argnames)
+                argnames = split_argnames(argnames) if isinstance(argnames, str) else list(argnames)
                 sets = []
                 for v in argvalues:
                     if isinstance(v, ParameterSet):
@@ -936,7 +943,7 @@ def make_direct_runner(config, collector):
                     sets.append(dict(zip(argnames, vals)))
                 values[name] = sets
             sets = values[name]
-            if sum(1 for _, n, _ in plan if n == name) != len(sets):
+            if planned[name] != len(sets):
                 raise PytestRuns("%s has %d parameter sets" % (name, len(sets)))
             out.append((nodeid, func, sets[k]))
         return out
@@ -1059,10 +1066,10 @@ def direct_runner_or_none(config, collector, warnings):
 def make_direct_plan(config):
     """plan(tests, ids): direct_plan under this session's python_functions
     and python_classes, or None (always, when a prefix is a glob)."""
-    fp = tuple(config.getini("python_functions"))
-    cp = tuple(config.getini("python_classes"))
-    if not fp or not all(p and not any(c in p for c in "*?[") for p in fp + cp):
+    prefixes = plain_prefixes(config)
+    if prefixes is None:
         return lambda tests, ids: None
+    fp, cp = prefixes
     cache = {}
 
     def plan(tests, ids):
@@ -1114,11 +1121,22 @@ def measure_room(ctx, direct):
 def make_static_ids(config):
     """ids(tests): static_test_ids under this session's python_functions and
     python_classes, or None (always, when a prefix is a glob)."""
+    prefixes = plain_prefixes(config)
+    if prefixes is None:
+        return lambda tests: None
+    fp, cp = prefixes
+    return lambda tests: static_test_ids(tests, fp, cp)
+
+
+def plain_prefixes(config):
+    """This session's python_functions and python_classes as prefix tuples,
+    or None when one is a glob (pytest matches those with fnmatch, which the
+    readings of a file's text do not follow)."""
     fp = tuple(config.getini("python_functions"))
     cp = tuple(config.getini("python_classes"))
     if not fp or not all(p and not any(c in p for c in "*?[") for p in fp + cp):
-        return lambda tests: None
-    return lambda tests: static_test_ids(tests, fp, cp)
+        return None
+    return fp, cp
 
 
 def child_main(req, wfd, mfd, key, ctx, shared=None, plan=None):
