@@ -93,6 +93,13 @@ def test_add():
 		{Name: "edge/prints", Program: "def add(a, b):\n    print('x' * 100000)\n    return a - b\n", Tests: addTests},
 		{Name: "edge/set-order", Program: "def words(s):\n    return list(set(s.split()))\n",
 			Tests: "from solution import words\n\n\ndef test_words():\n    assert words('a b c d e f g h') == list('abcdefgh')\n"},
+		// Program code that pytest's report runs (the failure's message)
+		// and code run by a thread and a generator: lines a traced run
+		// records.
+		{Name: "edge/exception-str-in-program", Program: "class Bad(Exception):\n    def __str__(self):\n        return 'bad ' + repr(self.args)\n\n" +
+			"def add(a, b):\n    raise Bad(a, b)\n", Tests: addTests},
+		{Name: "edge/thread-and-generator", Program: "import threading\n\ndef gen(a, b):\n    yield a\n    yield b\n\n" +
+			"def add(a, b):\n    out = []\n    t = threading.Thread(target=lambda: out.append(sum(gen(a, b))))\n    t.start()\n    t.join()\n    return out[0]\n", Tests: addTests},
 		{Name: "edge/fixture-argument", Program: add, Tests: "from solution import add\n\n\ndef test_add(tmp_path):\n    assert add(1, 2) == 3\n"},
 	}
 }
@@ -155,8 +162,11 @@ func TestDirectRunnerMatchesPytest(t *testing.T) {
 	// RecursionErrors takes seconds on a loaded machine.
 	direct := ownPool(t, Options{Workers: 2, Timeout: 60 * time.Second})
 	pytest := ownPool(t, Options{Workers: 2, Timeout: 60 * time.Second, disabled: layerSet{layerDirect: true}})
-	type pair struct{ got, want corpus.Execution }
+	type pair struct{ got, want, gotLines, wantLines corpus.Execution }
 	results := make([]pair, len(suites))
+	// Every 2nd pair and every edge pair also runs with per-test line
+	// coverage, as a corpus build runs the programs that get proposals.
+	traced := func(i int) bool { return i%2 == 0 || strings.HasPrefix(suites[i].Name, "edge/") }
 	var wg sync.WaitGroup
 	ctx := context.Background()
 	for i, s := range suites {
@@ -170,6 +180,16 @@ func TestDirectRunnerMatchesPytest(t *testing.T) {
 			if results[i].want, err = pytest.Run(ctx, s.Program, s.Tests); err != nil {
 				t.Errorf("%s: %v", s.Name, err)
 			}
+			if !traced(i) {
+				return
+			}
+			lines := corpus.RunOptions{Coverage: true}
+			if results[i].gotLines, err = direct.RunWith(ctx, s.Program, s.Tests, lines); err != nil {
+				t.Errorf("%s with coverage: %v", s.Name, err)
+			}
+			if results[i].wantLines, err = pytest.RunWith(ctx, s.Program, s.Tests, lines); err != nil {
+				t.Errorf("%s with coverage: %v", s.Name, err)
+			}
 		}()
 	}
 	wg.Wait()
@@ -177,8 +197,14 @@ func TestDirectRunnerMatchesPytest(t *testing.T) {
 		t.Fatalf("%d runs went to the direct runner with it switched off", n)
 	}
 	ran, back := direct.direct.Load(), direct.fallbacks.Load()
-	t.Logf("%d pairs: %d run directly, %d handed back to pytest", len(suites), ran, back)
-	if ran < int64(len(suites))/3 || back == 0 {
+	nTraced := 0
+	for i := range suites {
+		if traced(i) {
+			nTraced++
+		}
+	}
+	t.Logf("%d pairs, %d of them also with coverage: %d runs went directly, %d were handed back to pytest", len(suites), nTraced, ran, back)
+	if ran < int64(len(suites)+nTraced)/3 || back == 0 {
 		t.Errorf("the direct runner ran %d and handed back %d of %d pairs", ran, back, len(suites))
 	}
 	// A few pairs whose verdict is known, whichever runner gave it.
@@ -189,6 +215,7 @@ func TestDirectRunnerMatchesPytest(t *testing.T) {
 		"edge/import-fails":              corpus.StatusLoadError,
 		"edge/set-order":                 corpus.StatusOK,
 	}
+	covered := 0
 	for i, s := range suites {
 		if w, ok := want[s.Name]; ok && results[i].got.Status != w {
 			t.Errorf("%s: status %s, want %s\n%s", s.Name, results[i].got.Status, w, results[i].got.Feedback)
@@ -196,6 +223,21 @@ func TestDirectRunnerMatchesPytest(t *testing.T) {
 		if why := sameExecution(results[i].got, results[i].want); why != "" {
 			t.Errorf("%s: %s\ndirect:\n%s\npytest:\n%s", s.Name, why, results[i].got.Feedback, results[i].want.Feedback)
 		}
+		if !traced(i) {
+			continue
+		}
+		if why := sameExecution(results[i].gotLines, results[i].wantLines); why != "" {
+			t.Errorf("%s with coverage: %s\ndirect:\n%s\npytest:\n%s", s.Name, why, results[i].gotLines.Feedback, results[i].wantLines.Feedback)
+		}
+		for _, tr := range results[i].gotLines.Tests {
+			if len(tr.Lines) > 0 {
+				covered++
+				break
+			}
+		}
+	}
+	if covered < len(suites)/4 {
+		t.Errorf("only %d of %d pairs recorded lines with coverage", covered, len(suites))
 	}
 }
 
@@ -226,6 +268,9 @@ func sameExecution(a, b corpus.Execution) string {
 		x, y := a.Tests[i], b.Tests[i]
 		if x.Name != y.Name || x.Passed != y.Passed || x.Message != y.Message {
 			return fmt.Sprintf("test %d: %q %v %q vs %q %v %q", i, x.Name, x.Passed, x.Message, y.Name, y.Passed, y.Message)
+		}
+		if fmt.Sprint(x.Lines) != fmt.Sprint(y.Lines) || (x.Lines == nil) != (y.Lines == nil) {
+			return fmt.Sprintf("test %d (%s): lines %v vs %v", i, x.Name, x.Lines, y.Lines)
 		}
 	}
 	if a.Feedback != b.Feedback {

@@ -364,7 +364,7 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 		return corpus.Execution{}, err
 	}
 	req := p.request(kindRun, program, tests, o)
-	if exp.known && !o.Coverage && !p.opts.disabled[layerDirect] {
+	if exp.known && !p.opts.disabled[layerDirect] {
 		req.IDs = exp.ids
 	}
 	resp, failed, err := p.exchange(ctx, s, req, o)

@@ -482,6 +482,47 @@ def warm_up(wd):
             tokenize._compile(pattern)
 
 
+def memoize_statement_ranges():
+    """Make pytest's getstatementrange_ast remember its answers for the
+    life of a run's child. A failing test's text parses the whole file of
+    every frame it shows and walks its tree to find the failing statement;
+    a run with many failing tests parsed the same test file and program
+    again for each (about a sixth of a failing run's CPU). The answer is a
+    function of the file's lines, the line number and the flag alone, so a repeat
+    is answered from the first (parsed in the same warning filters); an
+    AST handed in that is not the one parsed from this text goes to
+    pytest's own function. The worker forks with the memo empty: what a
+    child adds dies with it."""
+    import warnings
+
+    from _pytest._code import code as pytest_code
+
+    original = pytest_code.getstatementrange_ast
+    parsed, ranges = {}, {}
+
+    def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
+        content = tuple(source.lines)
+        node = parsed.get(content)
+        if astnode is not None and astnode is not node:
+            return original(lineno, source, assertion, astnode)
+        key = (content, lineno, assertion)
+        if node is None:
+            node, start, end = original(lineno, source, assertion, None)
+            parsed[content] = node
+            ranges[key] = (start, end)
+            return node, start, end
+        if astnode is None:
+            with warnings.catch_warnings():  # what pytest's parse does to the filters
+                warnings.simplefilter("ignore")
+        found = ranges.get(key)
+        if found is None:
+            _, start, end = original(lineno, source, assertion, node)
+            found = ranges[key] = (start, end)
+        return node, found[0], found[1]
+
+    pytest_code.getstatementrange_ast = getstatementrange_ast
+
+
 def fallback_mounts(confine, opts):
     """Without a new root (pivot_root failed): the old view, the host's tree
     read-only with a private tmpfs work dir and hidden home folders."""
@@ -976,7 +1017,7 @@ def make_direct_runner(config, collector):
                 raise
             except Exception as e:
                 sys.last_type, sys.last_value, sys.last_traceback = type(e), e, e.__traceback__
-                return ExceptionInfo.from_current()
+                return ExceptionInfo.from_exc_info((type(e), e, from_test_frame(e.__traceback__)))
             except BaseException as e:  # noqa: BLE001 - outcomes and exits: pytest's own run reports them
                 raise Fallback("the test raised %s" % type(e).__name__)
             finally:
@@ -984,29 +1025,44 @@ def make_direct_runner(config, collector):
                     clock.leave("tests")
 
     def run_test(nodeid, func, kwargs):
-        it = item_of(nodeid, func.__name__, func)
-        name = it.name
-        report(nodeid, name, "setup", "passed", None, 0.0)
-        proto = assertion.pytest_runtest_protocol(it) if assertion is not None else None
-        if proto is not None:
-            next(proto)
+        """One test's setup, call and teardown with their reports; with
+        coverage, under the line tracer, set and cleared around it all as
+        the Coverage plugin does around pytest's protocol of a test (here,
+        not in a wrapper, which would cost the test a frame of room)."""
+        tracing = collector.coverage
+        if tracing:
+            collector.lines = set()
+            tr = _make_tracer(collector.lines)
+            sys.settrace(tr)
+            threading.settrace(tr)
         try:
-            with catch_warnings_for_item(config, config.hook, "runtest", it):
-                _update_current_test_var(it, "call")
-                t = time.perf_counter()
-                excinfo = phase_capture(call_test, nodeid, func, kwargs)
-                dur = time.perf_counter() - t
-                if excinfo is None:
-                    report(nodeid, name, "call", "passed", None, dur)
-                else:
-                    report(nodeid, name, "call", "failed", it.repr_failure(excinfo), dur)
-                _update_current_test_var(it, "teardown")
-                report(nodeid, name, "teardown", "passed", None, 0.0)
-        finally:
-            _update_current_test_var(it, None)
+            it = item_of(nodeid, func.__name__, func)
+            name = it.name
+            report(nodeid, name, "setup", "passed", None, 0.0)
+            proto = assertion.pytest_runtest_protocol(it) if assertion is not None else None
             if proto is not None:
-                next(proto, None)
-        return excinfo is None
+                next(proto)
+            try:
+                with catch_warnings_for_item(config, config.hook, "runtest", it):
+                    _update_current_test_var(it, "call")
+                    t = time.perf_counter()
+                    excinfo = phase_capture(call_test, nodeid, func, kwargs)
+                    dur = time.perf_counter() - t
+                    if excinfo is None:
+                        report(nodeid, name, "call", "passed", None, dur)
+                    else:
+                        report(nodeid, name, "call", "failed", it.repr_failure(excinfo), dur)
+                    _update_current_test_var(it, "teardown")
+                    report(nodeid, name, "teardown", "passed", None, 0.0)
+            finally:
+                _update_current_test_var(it, None)
+                if proto is not None:
+                    next(proto, None)
+            return excinfo is None
+        finally:
+            if tracing:
+                sys.settrace(None)
+                threading.settrace(None)
 
     depth = [0]
     log_handlers = []
@@ -1017,6 +1073,17 @@ def make_direct_runner(config, collector):
         if n > 0:
             return pad(func, kwargs, n - 1)
         return func(**kwargs)
+
+    def from_test_frame(tb):
+        """tb from the test function's frame on, when the exception came
+        from there: call_test's frame and pad's come first, and pytest's
+        cut to the test function would only pass over them, reading each
+        one's file path from disk. Counted, not read from the frames (a
+        frame of the traceback is not the runner's to look at)."""
+        t, skip = tb, depth[0] + 2
+        while skip and t is not None:
+            t, skip = t.tb_next, skip - 1
+        return t if t is not None else tb
 
     def run(plan, code, phases=None):
         """The run's pytest exit code, or None when pytest is to run the
@@ -1050,6 +1117,7 @@ def make_direct_runner(config, collector):
         return 1 if failed else 0
 
     run.set_padding = lambda n: depth.__setitem__(0, n)
+    run.tracer_setter = run_test  # the audit hook lets it set the line tracer
     return run
 
 
@@ -1572,7 +1640,7 @@ def run_one(req, ctx):
             return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False,
                                          "static_ids": True}, t0, tp0)
     plan = None
-    if req.get("kind") == "run" and req.get("ids") and not req.get("coverage") and ctx.get("direct") is not None:
+    if req.get("kind") == "run" and req.get("ids") and ctx.get("direct") is not None:
         try:
             plan = ctx["direct_plan"](req["tests"], req["ids"])
         except Exception:  # noqa: BLE001 - pytest runs the file
@@ -1906,6 +1974,9 @@ def hook_spec(ctx, pyc_path):
     helpers |= {id(c) for c in extended}
     g["keep"].extend(extended)
     pytest_mods = [m for n, m in list(sys.modules.items()) if n == "_pytest" or n.startswith("_pytest.")]
+    tracer_setters = [ctx["coverage_hook"]]
+    if ctx.get("direct") is not None:
+        tracer_setters.append(ctx["direct"].tracer_setter)
     tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging])
     return {
         "prefixes": trusted_code_prefixes(),
@@ -1919,7 +1990,7 @@ def hook_spec(ctx, pyc_path):
         },
         "capture_check": code_ids([ss._extract_from_extended_frame_gen, ss.extract]),
         "helpers": helpers,
-        "pytest_context": {"tb_frame": tb_context, "getframe": set(), "trace": code_ids([ctx["coverage_hook"]])},
+        "pytest_context": {"tb_frame": tb_context, "getframe": set(), "trace": code_ids(tracer_setters)},
         "marshal": {id(ibe._compile_bytecode.__code__): "bytecode_path", id(rewrite._read_pyc.__code__): "pyc"},
         "code_flaggers": code_ids([types.coroutine]),
         "main_thread": threading.get_ident(),
@@ -1991,6 +2062,7 @@ def main():
     os.dup2(devnull, 1)  # pytest's terminal output of each run is not needed
     os.close(devnull)
     session = start_session(config)
+    memoize_statement_ranges()
     place_pyc, pyc_path = make_pyc_placer(config, compare["pytest_code"])
     install_comparison_checks(compare)
     phase("pytest-session")
