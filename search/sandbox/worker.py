@@ -484,20 +484,25 @@ def warm_up(wd):
 
 def memoize_statement_ranges():
     """Make pytest's getstatementrange_ast remember its answers for the
-    life of a run's child. A failing test's text parses the whole file of
-    every frame it shows and walks its tree to find the failing statement;
-    a run with many failing tests parsed the same test file and program
-    again for each (about a sixth of a failing run's CPU). The answer is a
-    function of the file's lines, the line number and the flag alone, so a repeat
-    is answered from the first (parsed in the same warning filters); an
-    AST handed in that is not the one parsed from this text goes to
-    pytest's own function. The worker forks with the memo empty: what a
-    child adds dies with it."""
-    import warnings
-
+    life of a run's child (statement_range_memo). A failing test's text
+    parses the whole file of every frame it shows and walks its tree to
+    find the failing statement; a run with many failing tests parsed the
+    same test file and program again for each (about a sixth of a failing
+    run's CPU). The worker forks with the memo empty: what a child adds
+    dies with it."""
     from _pytest._code import code as pytest_code
 
-    original = pytest_code.getstatementrange_ast
+    pytest_code.getstatementrange_ast = statement_range_memo(pytest_code.getstatementrange_ast)
+
+
+def statement_range_memo(original):
+    """original (pytest's getstatementrange_ast), answering a repeat from
+    the first call: the answer is a function of the file's lines, the line
+    number and the flag alone. A repeat passes through the same warning
+    filters as pytest's parse; an AST handed in that is not the one parsed
+    from these lines goes to original."""
+    import warnings
+
     parsed, ranges = {}, {}
 
     def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
@@ -520,7 +525,7 @@ def memoize_statement_ranges():
             found = ranges[key] = (start, end)
         return node, found[0], found[1]
 
-    pytest_code.getstatementrange_ast = getstatementrange_ast
+    return getstatementrange_ast
 
 
 def fallback_mounts(confine, opts):
