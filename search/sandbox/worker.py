@@ -47,6 +47,7 @@ import resource
 import select
 import shutil
 import signal
+import _signal
 import struct
 import tempfile
 import threading
@@ -616,7 +617,9 @@ def confine_child(req, ctx):
         os.setgroups([])
         os.setgid(UID)
         os.setuid(UID)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    # signal.signal's wrapper turns both ends into enums, touching pages of
+    # the enum machinery in every child; the C function does the same work.
+    _signal.signal(int(signal.SIGINT), int(signal.SIG_DFL))
     if ctx["child_filter"] is not None:
         ctx["installer"].install(ctx["child_filter"])
 
@@ -1043,7 +1046,8 @@ def make_direct_runner(config, collector):
         try:
             it = item_of(nodeid, func.__name__, func)
             name = it.name
-            report(nodeid, name, "setup", "passed", None, 0.0)
+            # No setup report: a passed one with no duration changes nothing
+            # the Collector keeps (the call's report starts the test's entry).
             proto = assertion.pytest_runtest_protocol(it) if assertion is not None else None
             if proto is not None:
                 next(proto)
