@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -269,7 +270,7 @@ func sameExecution(a, b corpus.Execution) string {
 		if x.Name != y.Name || x.Passed != y.Passed || x.Message != y.Message {
 			return fmt.Sprintf("test %d: %q %v %q vs %q %v %q", i, x.Name, x.Passed, x.Message, y.Name, y.Passed, y.Message)
 		}
-		if fmt.Sprint(x.Lines) != fmt.Sprint(y.Lines) || (x.Lines == nil) != (y.Lines == nil) {
+		if !slices.Equal(x.Lines, y.Lines) || (x.Lines == nil) != (y.Lines == nil) {
 			return fmt.Sprintf("test %d (%s): lines %v vs %v", i, x.Name, x.Lines, y.Lines)
 		}
 	}
