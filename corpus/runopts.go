@@ -112,6 +112,12 @@ type TimeLimits struct {
 	// max(ProgramFloor, Factor × the reference's program CPU), when that is
 	// below the limit (ProgramLimitOf).
 	ProgramFloor time.Duration `json:"program_floor,omitempty"`
+	// ProgramHarnessFactor, when > 0, scales that floor to the machine:
+	// it is then min(ProgramFloor, ProgramHarnessFactor × the reference's
+	// harness CPU), pytest's own part of the reference's run, which
+	// measures how fast this machine runs a suite. Zero: ProgramFloor
+	// itself, as corpora built before it were.
+	ProgramHarnessFactor float64 `json:"program_harness_factor,omitempty"`
 }
 
 // Defaults of TimeLimits on the CPU clock. The program's import and the
@@ -144,6 +150,17 @@ const (
 	// after the floor instead of after pytest's allowance too (300 ms and
 	// more): docs/results.md, "A budget for the program's own code".
 	DefaultProgramFloor = 150 * time.Millisecond
+	// DefaultProgramHarnessFactor scales the program's floor to the
+	// machine: at most DefaultProgramFloor, and otherwise four times the
+	// reference's harness CPU. Machines differ fifteenfold in what a suite
+	// costs (a bundled reference's pytest part: 97–173 ms on the slow
+	// development VM, 5–10 ms on a faster one), and a fixed 150 ms floor
+	// let a loop cost twenty honest runs on the fast one, a third of its
+	// run time. The costliest honest program part measured there was 1.3 ×
+	// its reference's harness CPU (1,354 programs of bundled shard 3/28,
+	// every test failing included): docs/results.md, "A program budget
+	// that follows the machine".
+	DefaultProgramHarnessFactor = 4
 )
 
 // Defaults of TimeLimits on the wall clock (ClockWall). A suite of the
@@ -160,7 +177,8 @@ const (
 func DefaultTimeLimits() TimeLimits {
 	return TimeLimits{Clock: ClockCPU, Floor: DefaultCPUFloor, Factor: DefaultCPUFactor, Cap: DefaultCPUCap,
 		HarnessFactor: DefaultHarnessFactor, HarnessFloor: DefaultHarnessFloor,
-		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor, ProgramFloor: DefaultProgramFloor}
+		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor, ProgramFloor: DefaultProgramFloor,
+		ProgramHarnessFactor: DefaultProgramHarnessFactor}
 }
 
 // DefaultWallTimeLimits returns the adaptive wall-clock limits of corpora
@@ -197,6 +215,8 @@ func (l TimeLimits) Validate() error {
 		return fmt.Errorf("time limits: program floor %v < 0", l.ProgramFloor)
 	case l.ProgramFloor != 0 && !l.Split():
 		return fmt.Errorf("time limits: a program floor needs the %s clock with a harness factor (split limits)", ClockCPU)
+	case l.ProgramHarnessFactor < 0 || math.IsNaN(l.ProgramHarnessFactor) || math.IsInf(l.ProgramHarnessFactor, 0):
+		return fmt.Errorf("time limits: program floor's harness factor %v must be 0 (a fixed floor) or > 0", l.ProgramHarnessFactor)
 	case l.Fixed < 0:
 		return fmt.Errorf("time limits: fixed limit %v < 0", l.Fixed)
 	case l.Fixed > 0:
@@ -315,14 +335,20 @@ func (l TimeLimits) LimitOf(r RefTime) time.Duration {
 
 // ProgramLimitOf returns the budget of the program's own code (its import
 // and test bodies) in a run of a task whose reference counted r:
-// max(ProgramFloor, Factor × r.ProgramMS), rounded up to a millisecond; zero
-// (none) without ProgramFloor, with a Fixed limit, or when it would not be
-// below the task's limit.
+// max(the program floor, Factor × r.ProgramMS), rounded up to a millisecond;
+// zero (none) without ProgramFloor, with a Fixed limit, or when it would not
+// be below the task's limit. The program floor is ProgramFloor, or with
+// ProgramHarnessFactor min(ProgramFloor, ProgramHarnessFactor × r's harness
+// CPU).
 func (l TimeLimits) ProgramLimitOf(r RefTime) time.Duration {
 	if l.Fixed > 0 || !l.Split() || l.ProgramFloor <= 0 {
 		return 0
 	}
-	d := max(l.ProgramFloor, time.Duration(math.Ceil(r.ProgramMS*l.Factor*float64(time.Millisecond))))
+	floor := l.ProgramFloor
+	if l.ProgramHarnessFactor > 0 {
+		floor = min(floor, time.Duration(math.Ceil(r.HarnessMS()*l.ProgramHarnessFactor*float64(time.Millisecond))))
+	}
+	d := max(floor, time.Duration(math.Ceil(r.ProgramMS*l.Factor*float64(time.Millisecond))))
 	d = (d + time.Millisecond - 1).Truncate(time.Millisecond)
 	if d >= l.LimitOf(r) {
 		return 0
@@ -346,6 +372,9 @@ type timeLimitsJSON struct {
 	// Written only with a program budget: a manifest without it (built
 	// before the budget) reads as none.
 	ProgramFloor string `json:"program_floor,omitempty"`
+	// Written only with a floor that follows the machine: a manifest
+	// without it (built before) reads as 0, the fixed floor.
+	ProgramHarnessFactor float64 `json:"program_harness_factor,omitempty"`
 }
 
 // MarshalJSON writes durations as text ("500ms") and the clock always
@@ -369,6 +398,7 @@ func (l TimeLimits) MarshalJSON() ([]byte, error) {
 	}
 	if l.ProgramFloor > 0 {
 		j.ProgramFloor = l.ProgramFloor.String()
+		j.ProgramHarnessFactor = l.ProgramHarnessFactor
 	}
 	return json.Marshal(j)
 }
@@ -398,6 +428,7 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	l.HarnessFloor, err[4] = parse(j.HarnessFloor)
 	l.ProgramFloor, err[5] = parse(j.ProgramFloor)
 	l.Factor, l.WallFactor, l.HarnessFactor = j.Factor, j.WallFactor, j.HarnessFactor
+	l.ProgramHarnessFactor = j.ProgramHarnessFactor
 	return errors.Join(err[:]...)
 }
 
@@ -418,9 +449,12 @@ bodies, plus max(--test-timeout-harness-floor, --test-timeout-harness-factor
 --test-timeout-harness-factor 0 charges the factor on the whole count, as
 corpora built before the split did). Within that limit the program's own
 code (its import and the test bodies) has a budget of its own,
-max(--test-timeout-program-floor, --test-timeout-factor × the reference's
-import and test bodies), so a loop ends there rather than after pytest's
-allowance too (--test-timeout-program-floor 0: no such budget; the harness
+max(F, --test-timeout-factor × the reference's import and test bodies),
+where the floor F = min(--test-timeout-program-floor,
+--test-timeout-program-harness-factor × the rest of the reference's count)
+follows the machine's speed (harness factor 0: F is the program floor), so
+a loop ends there rather than after pytest's allowance too
+(--test-timeout-program-floor 0: no such budget; the harness
 inside the run reports that count, so it can only end a run sooner, and the
 whole limit is still counted from outside). A run that sleeps or blocks ends at a
 wall-clock backstop, max(--test-timeout-wall-floor,
@@ -438,8 +472,10 @@ type LimitFlags struct {
 	// HarnessFactor and HarnessFloor: pytest's allowance (CPU clock).
 	HarnessFactor float64
 	HarnessFloor  time.Duration
-	// ProgramFloor: the least budget of the program's own code (CPU clock).
-	ProgramFloor time.Duration
+	// ProgramFloor: the least budget of the program's own code (CPU clock);
+	// ProgramHarnessFactor scales it to the machine.
+	ProgramFloor         time.Duration
+	ProgramHarnessFactor float64
 	// Adaptive says the command has the adaptive flags (floor, factor,
 	// cap and the wall-clock backstop's); without them the defaults
 	// hold. Changed reports whether a flag was given.
@@ -478,14 +514,18 @@ func (f LimitFlags) Limits() (TimeLimits, error) {
 		set("test-timeout-harness-factor", func() { l.HarnessFactor = f.HarnessFactor })
 		set("test-timeout-harness-floor", func() { l.HarnessFloor = f.HarnessFloor })
 		set("test-timeout-program-floor", func() { l.ProgramFloor = f.ProgramFloor })
+		set("test-timeout-program-harness-factor", func() { l.ProgramHarnessFactor = f.ProgramHarnessFactor })
 		if l.HarnessFactor == 0 && !f.Changed("test-timeout-harness-floor") {
 			l.HarnessFloor = 0 // no split: no allowance either
 		}
 		if l.HarnessFactor == 0 && !f.Changed("test-timeout-program-floor") {
 			l.ProgramFloor = 0 // no split: no program part to budget
 		}
+		if l.ProgramFloor == 0 && !f.Changed("test-timeout-program-harness-factor") {
+			l.ProgramHarnessFactor = 0 // no budget: nothing to scale
+		}
 	} else {
-		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor", "test-timeout-program-floor"} {
+		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor", "test-timeout-program-floor", "test-timeout-program-harness-factor"} {
 			if f.Changed(name) {
 				return l, BadInput("--%s: only with --test-timeout-clock cpu", name)
 			}
@@ -493,7 +533,7 @@ func (f LimitFlags) Limits() (TimeLimits, error) {
 	}
 	l.Fixed = f.Fixed
 	if err := l.Validate(); err != nil {
-		return l, BadInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-wall-floor/-wall-factor: %v", err)
+		return l, BadInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-program-harness-factor/-wall-floor/-wall-factor: %v", err)
 	}
 	return l, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -254,5 +255,56 @@ func TestTimeLimitsProgram(t *testing.T) {
 	diff := strings.Join(DiffSettings(BuildSettings{Limits: before}, BuildSettings{Limits: d}), "; ")
 	if !strings.Contains(diff, "time_limits.program_floor: manifest (unset), now \"150ms\"") {
 		t.Errorf("diff %q does not name time_limits.program_floor", diff)
+	}
+}
+
+// TestTimeLimitsProgramFollowsMachine: with ProgramHarnessFactor the
+// program's floor is min(ProgramFloor, factor × the reference's harness
+// CPU), so a fast machine's loops end sooner; the factor term and the cap of
+// the floor each rule somewhere; a manifest without the factor keeps the
+// fixed floor, and a resume of one names the setting.
+func TestTimeLimitsProgramFollowsMachine(t *testing.T) {
+	d := DefaultTimeLimits()
+	if d.ProgramHarnessFactor != DefaultProgramHarnessFactor || d.Validate() != nil {
+		t.Fatalf("defaults %+v", d)
+	}
+	fixed := d
+	fixed.ProgramHarnessFactor = 0
+	tests := []struct {
+		name string
+		l    TimeLimits
+		ref  RefTime
+		want time.Duration
+	}{
+		{"fast machine: the harness term rules", d, RefTime{MS: 8.5, ProgramMS: 0.5}, 32 * time.Millisecond},
+		{"rounded up", d, RefTime{MS: 6.0001, ProgramMS: 0}, 25 * time.Millisecond},
+		{"slow machine: the fixed floor caps it", d, RefTime{MS: 120, ProgramMS: 8}, d.ProgramFloor},
+		{"the program's factor still rules above it", d, RefTime{MS: 10, ProgramMS: 5}, 50 * time.Millisecond},
+		{"factor 0: the fixed floor", fixed, RefTime{MS: 8.5, ProgramMS: 0.5}, d.ProgramFloor},
+	}
+	for _, tc := range tests {
+		if got := tc.l.ProgramLimitOf(tc.ref); got != tc.want {
+			t.Errorf("%s: ProgramLimitOf(%+v) = %v, want %v", tc.name, tc.ref, got, tc.want)
+		}
+	}
+	for _, bad := range []TimeLimits{
+		func() TimeLimits { l := d; l.ProgramHarnessFactor = -1; return l }(),
+		func() TimeLimits { l := d; l.ProgramHarnessFactor = math.NaN(); return l }(),
+		func() TimeLimits { l := d; l.ProgramHarnessFactor = math.Inf(1); return l }(),
+	} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	var before TimeLimits // written with the fixed floor
+	if err := json.Unmarshal([]byte(`{"clock":"cpu","floor":"50ms","factor":10,"cap":"10s","wall_floor":"2s","wall_factor":10,"harness_factor":6,"harness_floor":"300ms","program_floor":"150ms"}`), &before); err != nil {
+		t.Fatal(err)
+	}
+	if got := before.ProgramLimitOf(RefTime{MS: 8.5, ProgramMS: 0.5}); got != d.ProgramFloor {
+		t.Errorf("a manifest with the fixed floor: budget %v, want %v", got, d.ProgramFloor)
+	}
+	diff := strings.Join(DiffSettings(BuildSettings{Limits: before}, BuildSettings{Limits: d}), "; ")
+	if !strings.Contains(diff, "time_limits.program_harness_factor: manifest (unset), now 4") {
+		t.Errorf("diff %q does not name time_limits.program_harness_factor", diff)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -85,8 +86,8 @@ func TestLoadFlipRate(t *testing.T) {
 		limits[r.task.ID] = lim
 		t.Logf("task %s: wall limit %v; CPU limit %v (program %v, backstop %v)", r.task.ID, lim[0].Timeout, lim[1].CPU, lim[1].ProgramCPU, lim[1].Timeout)
 	}
-	pass := func() [][2]corpus.Status {
-		out := make([][2]corpus.Status, len(runs))
+	pass := func() [][2]corpus.Execution {
+		out := make([][2]corpus.Execution, len(runs))
 		var mu sync.Mutex
 		err := corpus.ForEach(ctx, len(runs), 2, func(i int) error {
 			for j := 0; j < 2; j++ {
@@ -95,7 +96,7 @@ func TestLoadFlipRate(t *testing.T) {
 					return err
 				}
 				mu.Lock()
-				out[i][j] = ex.Status
+				out[i][j] = ex
 				mu.Unlock()
 			}
 			return nil
@@ -125,9 +126,12 @@ func TestLoadFlipRate(t *testing.T) {
 		flips := map[string]int{}
 		n := 0
 		for i := range runs {
-			if a, b := idle[i][j], loaded[i][j]; a != b {
+			if a, b := idle[i][j], loaded[i][j]; a.Status != b.Status {
 				n++
-				flips[fmt.Sprintf("%s→%s", a, b)]++
+				flips[fmt.Sprintf("%s→%s", a.Status, b.Status)]++
+				// What a flip was near: its CPU each time, and the limit named.
+				t.Logf("%s: %s flipped %s→%s: CPU %.1f→%.1f ms (program %.1f→%.1f ms); %q → %q", name, runs[i].task.ID,
+					a.Status, b.Status, a.CPUMS, b.CPUMS, a.ProgramCPUMS, b.ProgramCPUMS, firstLine(a.Feedback), firstLine(b.Feedback))
 			}
 		}
 		var kinds []string
@@ -138,6 +142,13 @@ func TestLoadFlipRate(t *testing.T) {
 		t.Logf("%s: %d of %d programs changed status under %d CPU hogs (%.1f %%) %v", name, n, len(runs), hogs, 100*float64(n)/float64(len(runs)), kinds)
 	}
 	t.Logf("load average: before the hogs %s, with them %s", load0, load1)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func envIntDefault(name string, def int) int {

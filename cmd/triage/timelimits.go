@@ -30,6 +30,7 @@ func (f *timeLimitFlags) register(fl *pflag.FlagSet, adaptive bool) {
 	fl.Float64Var(&f.HarnessFactor, "test-timeout-harness-factor", corpus.DefaultHarnessFactor, "CPU limits: pytest's allowance is this many times the reference's CPU outside its import and test bodies (collection, reports); 0: no split, --test-timeout-factor × the whole count")
 	fl.DurationVar(&f.HarnessFloor, "test-timeout-harness-floor", corpus.DefaultHarnessFloor, "CPU limits: the least allowance for pytest's collection and reports of a run")
 	fl.DurationVar(&f.ProgramFloor, "test-timeout-program-floor", corpus.DefaultProgramFloor, "CPU limits: the least budget of the program's own code in a run (its import and test bodies: --test-timeout-factor × the reference's), within the run's limit; a loop ends there (0: no such budget)")
+	fl.Float64Var(&f.ProgramHarnessFactor, "test-timeout-program-harness-factor", corpus.DefaultProgramHarnessFactor, "CPU limits: scale the program's floor to the machine: min(--test-timeout-program-floor, this many times the reference's CPU outside its import and test bodies) (0: the fixed floor)")
 	fl.DurationVar(&f.WallFloor, "test-timeout-wall-floor", corpus.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
 	fl.Float64Var(&f.WallFactor, "test-timeout-wall-factor", corpus.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
 }
