@@ -156,10 +156,11 @@ const (
 	// costs (a bundled reference's pytest part: 97–173 ms on the slow
 	// development VM, 5–10 ms on a faster one), and a fixed 150 ms floor
 	// let a loop cost twenty honest runs on the fast one, a third of its
-	// run time. The costliest honest program part measured there was 1.3 ×
-	// its reference's harness CPU (1,354 programs of bundled shard 3/28,
-	// every test failing included): docs/results.md, "A program budget
-	// that follows the machine".
+	// run time. There, the costliest honest programs used 0.40 and 0.52 of
+	// this budget (1,354 programs of bundled shard 3/28, 3,653 of 64 MBPP
+	// tasks, every test failing included; pytest's explanation of a failing
+	// assert is not the program's): docs/results.md, "A program budget that
+	// follows the machine".
 	DefaultProgramHarnessFactor = 4
 )
 

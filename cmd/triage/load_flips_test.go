@@ -14,12 +14,14 @@ import (
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/mbpp"
 	"triage/search/sandbox"
 )
 
 // TestLoadFlipRate is a measurement, not a check (it asserts nothing about
 // the figures): it reruns up to TRIAGE_FLIP_NODES distinct programs of the
-// corpus in TRIAGE_FLIP_CORPUS, each under its task's wall-clock limit
+// corpus in TRIAGE_FLIP_CORPUS (bundled or MBPP tasks), each under its
+// task's wall-clock limit
 // (the old limits) and under its task's CPU limit, first on the machine as
 // it is and then while TRIAGE_FLIP_HOGS processes (default 2 × NumCPU) spin
 // on the CPU, and logs how many statuses flipped between the two passes for
@@ -38,13 +40,15 @@ func TestLoadFlipRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := bundled.Tasks()
-	if err != nil {
-		t.Fatal(err)
-	}
 	byID := map[string]*corpus.Task{}
-	for i := range all {
-		byID[all[i].ID] = &all[i]
+	for _, source := range []func() ([]corpus.Task, error){bundled.Tasks, mbpp.Tasks} {
+		all, err := source()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range all {
+			byID[all[i].ID] = &all[i]
+		}
 	}
 	type run struct {
 		task    *corpus.Task

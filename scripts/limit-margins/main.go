@@ -1,12 +1,13 @@
 // Command limit-margins measures how close honest runs come to the time
-// limits: it runs every distinct program of a corpus of bundled tasks once,
+// limits: it runs every distinct program of a corpus of bundled or MBPP
+// tasks once,
 // under a 3 s CPU limit with no program budget and with the program's part
 // of the CPU measured (and line coverage, as a build's proposal runs ask),
 // and prints one row per program: its task's reference parts (median of 3
 // runs, in ms), its status, failing tests, and its own program and harness
 // parts. Programs that loop show as timeout.
 //
-//	go run ./scripts/limit-margins CORPUS_DIR > margins.tsv
+//	go run ./scripts/limit-margins CORPUS_DIR... > margins.tsv
 package main
 
 import (
@@ -17,32 +18,35 @@ import (
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/mbpp"
 	"triage/search/sandbox"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: limit-margins CORPUS_DIR")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: limit-margins CORPUS_DIR...")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "limit-margins:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string) error {
-	trees, err := corpus.LoadTrees(dir)
-	if err != nil {
-		return err
-	}
-	all, err := bundled.Tasks()
+func run(dirs []string) error {
+	trees, err := corpus.LoadTrees(dirs...)
 	if err != nil {
 		return err
 	}
 	byID := map[string]*corpus.Task{}
-	for i := range all {
-		byID[all[i].ID] = &all[i]
+	for _, source := range []func() ([]corpus.Task, error){bundled.Tasks, mbpp.Tasks} {
+		all, err := source()
+		if err != nil {
+			return err
+		}
+		for i := range all {
+			byID[all[i].ID] = &all[i]
+		}
 	}
 	pool, err := sandbox.New(sandbox.Options{Workers: 2})
 	if err != nil {
@@ -58,7 +62,7 @@ func run(dir string) error {
 	for _, tr := range trees {
 		task := byID[tr.TaskID]
 		if task == nil {
-			return fmt.Errorf("tree %s: task %s is not a bundled task", tr.ID, tr.TaskID)
+			return fmt.Errorf("tree %s: task %s is neither a bundled nor an MBPP task", tr.ID, tr.TaskID)
 		}
 		if _, ok := checks[tr.TaskID]; !ok {
 			c, err := corpus.CheckTask(ctx, pool, task, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits, Coverage: true})
