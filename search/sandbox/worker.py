@@ -261,7 +261,21 @@ def _make_tracer(lines):
     return glob
 
 
-COVERAGE_HOOK = []
+def start_line_tracing(collector):
+    """Record into a new collector.lines the lines of solution.py that run
+    from now on, in this thread and in threads started later. It and
+    stop_line_tracing are the only harness code the audit hook lets set a
+    tracer; the Coverage plugin (pytest's protocol of a test) and the
+    direct runner both go through them."""
+    collector.lines = set()
+    tr = _make_tracer(collector.lines)
+    sys.settrace(tr)
+    threading.settrace(tr)
+
+
+def stop_line_tracing():
+    sys.settrace(None)
+    threading.settrace(None)
 
 
 def make_plugins(collector):
@@ -273,15 +287,11 @@ def make_plugins(collector):
             if not collector.coverage:
                 yield
                 return
-            collector.lines = set()
-            tr = _make_tracer(collector.lines)
-            sys.settrace(tr)
-            threading.settrace(tr)
+            start_line_tracing(collector)
             try:
                 yield
             finally:
-                sys.settrace(None)
-                threading.settrace(None)
+                stop_line_tracing()
 
     class Phases:
         @pytest.hookimpl(hookwrapper=True)
@@ -296,7 +306,6 @@ def make_plugins(collector):
             finally:
                 clock.leave("tests")
 
-    COVERAGE_HOOK[:] = [Coverage.pytest_runtest_protocol]
     return [collector, Coverage(), Phases()]
 
 
@@ -1086,10 +1095,7 @@ def make_direct_runner(config, collector):
         not in a wrapper, which would cost the test a frame of room)."""
         tracing = collector.coverage
         if tracing:
-            collector.lines = set()
-            tr = _make_tracer(collector.lines)
-            sys.settrace(tr)
-            threading.settrace(tr)
+            start_line_tracing(collector)
         try:
             it = item_of(nodeid, func.__name__, func)
             name = it.name
@@ -1117,8 +1123,7 @@ def make_direct_runner(config, collector):
             return excinfo is None
         finally:
             if tracing:
-                sys.settrace(None)
-                threading.settrace(None)
+                stop_line_tracing()
 
     depth = [0]
     log_handlers = []
@@ -1173,7 +1178,6 @@ def make_direct_runner(config, collector):
         return 1 if failed else 0
 
     run.set_padding = lambda n: depth.__setitem__(0, n)
-    run.tracer_setter = run_test  # the audit hook lets it set the line tracer
     return run
 
 
@@ -2030,9 +2034,6 @@ def hook_spec(ctx, pyc_path):
     helpers |= {id(c) for c in extended}
     g["keep"].extend(extended)
     pytest_mods = [m for n, m in list(sys.modules.items()) if n == "_pytest" or n.startswith("_pytest.")]
-    tracer_setters = [ctx["coverage_hook"]]
-    if ctx.get("direct") is not None:
-        tracer_setters.append(ctx["direct"].tracer_setter)
     tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging])
     return {
         "prefixes": trusted_code_prefixes(),
@@ -2046,7 +2047,7 @@ def hook_spec(ctx, pyc_path):
         },
         "capture_check": code_ids([ss._extract_from_extended_frame_gen, ss.extract]),
         "helpers": helpers,
-        "pytest_context": {"tb_frame": tb_context, "getframe": set(), "trace": code_ids(tracer_setters)},
+        "pytest_context": {"tb_frame": tb_context, "getframe": set(), "trace": code_ids([start_line_tracing, stop_line_tracing])},
         "marshal": {id(ibe._compile_bytecode.__code__): "bytecode_path", id(rewrite._read_pyc.__code__): "pyc"},
         "code_flaggers": code_ids([types.coroutine]),
         "main_thread": threading.get_ident(),
@@ -2126,7 +2127,7 @@ def main():
     ctx = {"config": config, "session": session, "collector": collector, "place_pyc": place_pyc,
            "static": guard["static_findings"], "recheck": recheck_ns["make"](recheck_api(snapshot, compare)),
            "installer": None, "child_filter": None, "xfsz": [], "guard": guard,
-           "coverage_hook": COVERAGE_HOOK[0], "compile_tests": make_test_compiler(compare["compile_test"]),
+           "compile_tests": make_test_compiler(compare["compile_test"]),
            "static_ids": make_static_ids(config) if "static-ids" not in DISABLE else (lambda tests: None),
            "direct": direct_runner_or_none(config, collector, warnings) if "direct" not in DISABLE else None,
            "direct_plan": make_direct_plan(config)}
