@@ -117,6 +117,9 @@ type BenchResult struct {
 	DirectRuns      int64 `json:"direct_runs"`
 	DirectFallbacks int64 `json:"direct_fallbacks"`
 	Coverage        bool  `json:"coverage"`
+	// ForkServerWorkers counts the worker starts whose runs' children a fork
+	// server forked (the worker itself never forks them then).
+	ForkServerWorkers int64 `json:"fork_server_workers"`
 }
 
 // Bench runs the same Runs (program, tests) pairs through a Pool and through
@@ -163,6 +166,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.ReferenceCollections = pool.collects.Load()
 	res.ReferenceIDsFromText = pool.staticIDs.Load()
 	res.DirectRuns, res.DirectFallbacks = pool.direct.Load(), pool.fallbacks.Load()
+	res.ForkServerWorkers = pool.forkServers.Load()
 	if res.ExecutorCPUMSPerSuite > 0 {
 		res.CPUCapacitySuitesPerS = float64(runtime.NumCPU()) * 1000 / res.ExecutorCPUMSPerSuite
 	}

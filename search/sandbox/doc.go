@@ -16,7 +16,7 @@
 //
 // For each run it writes solution.py and test_solution.py (plus pytest's own
 // assertion-rewritten pyc of the test file, cached per test-file hash),
-// checks the program statically and forks a child that drops to an
+// checks the program statically and has a child forked that drops to an
 // unprivileged uid, sets rlimits (CPU, address space, processes, file size,
 // open files), refuses itself new signal handlers, arms the audit hook and
 // continues that Session: collection, the run loop and session finish,
@@ -26,7 +26,12 @@
 // the child ends (or a limit is reached) every other process of the
 // namespace is killed. Verdicts are
 // pytest's own: only configuration and session start-up are shared, and
-// every run forks from the same clean state. For a test file of plain shape
+// every run forks from the same clean state. Inside its pid namespace the
+// worker forks those children through a fork server, a copy of itself made
+// once after start-up that only forks, reaps and kills what a run left
+// behind, so the worker's own pages are never shared with a run's child
+// (each page it wrote after a fork used to cost it a fault; README.md,
+// "The fork server"). For a test file of plain shape
 // (one literal parametrize allowed), the child calls the tests itself with
 // pytest's own warning filters, log handlers, capture, assertion
 // explanations and failure text, skipping pytest's collection; anything it

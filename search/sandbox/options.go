@@ -85,6 +85,7 @@ const (
 	layerCompare      = "comparison-check"
 	layerStaticIDs    = "static-ids"
 	layerDirect       = "direct"
+	layerForkServer   = "fork-server"
 )
 
 // layerSet is a set of layer names.
@@ -93,7 +94,7 @@ type layerSet map[string]bool
 // workerLayers lists the switched-off layers that worker.py implements.
 func (l layerSet) workerLayers() []string {
 	var out []string
-	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare, layerStaticIDs, layerDirect} {
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare, layerStaticIDs, layerDirect, layerForkServer} {
 		if l[name] {
 			out = append(out, name)
 		}

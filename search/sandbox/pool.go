@@ -47,13 +47,14 @@ type Pool struct {
 	protections map[string]bool
 	closed      bool
 
-	expMu     sync.Mutex
-	expected  map[[32]byte]expectation
-	expFlight map[[32]byte]chan struct{} // collections in flight, closed when done
-	collects  atomic.Int64               // collections asked for (reference ids)
-	staticIDs atomic.Int64               // of them, answered from the test file's text
-	direct    atomic.Int64               // runs the direct runner answered
-	fallbacks atomic.Int64               // runs it handed back to pytest
+	expMu       sync.Mutex
+	expected    map[[32]byte]expectation
+	expFlight   map[[32]byte]chan struct{} // collections in flight, closed when done
+	collects    atomic.Int64               // collections asked for (reference ids)
+	staticIDs   atomic.Int64               // of them, answered from the test file's text
+	forkServers atomic.Int64               // worker starts that forked through a fork server
+	direct      atomic.Int64               // runs the direct runner answered
+	fallbacks   atomic.Int64               // runs it handed back to pytest
 
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 
@@ -201,6 +202,9 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
 	}
 	s.w = w
+	if w.hello.ForkServer {
+		p.forkServers.Add(1)
+	}
 	if p.opts.phases {
 		p.phases.startup(w.hello)
 	}

@@ -138,6 +138,9 @@ type wireResponse struct {
 	Python      string   `json:"python,omitempty"`
 	// StartupCPUMS is the worker's CPU time per start-up phase (hello only).
 	StartupCPUMS map[string]float64 `json:"startup_cpu_ms,omitempty"`
+	// ForkServer says the worker forks its runs' children through a fork
+	// server of its own, a second process in its cgroup (hello only).
+	ForkServer bool `json:"fork_server,omitempty"`
 }
 
 // readFrame reads one length-prefixed JSON message.

@@ -29,6 +29,9 @@
 #   recheck  the independent harness of recheck.py in a fresh child, for runs
 #            that passed every test.
 # After each child every other process of the namespace is killed and reaped.
+# Inside its pid namespace the worker has its children forked by a fork
+# server, a copy of itself made once after start-up (see "fork server"
+# below), so that the worker's own pages are never shared with a child's.
 import os
 import sys
 
@@ -48,6 +51,7 @@ import select
 import shutil
 import signal
 import _signal
+import socket
 import struct
 import tempfile
 import threading
@@ -624,18 +628,8 @@ def clear_workdir():
             pass
 
 
-def kill_rest(child_pid):
-    """Kill every process left by the run and reap them."""
-    if PID1:
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except OSError:
-            pass
-    else:
-        try:
-            os.killpg(child_pid, signal.SIGKILL)
-        except OSError:
-            pass
+def reap_all():
+    """Reap every child of this process until it has none."""
     while True:
         try:
             os.waitpid(-1, 0)
@@ -643,6 +637,29 @@ def kill_rest(child_pid):
             break
         except InterruptedError:
             continue
+
+
+def kill_all_and_reap():
+    """kill(-1): every process of the namespace but this one and its init;
+    then reap them (in the namespace's init, or in the subreaper of all of
+    them)."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    reap_all()
+
+
+def kill_rest(child_pid):
+    """Kill every process left by the run and reap them."""
+    if PID1:
+        kill_all_and_reap()
+        return
+    try:
+        os.killpg(child_pid, signal.SIGKILL)
+    except OSError:
+        pass
+    reap_all()
 
 
 def confine_child(req, ctx):
@@ -1455,7 +1472,7 @@ def make_pyc_placer(config, compile_test):
 
     def code_of(tests):
         """The rewritten test module's code object (None: it does not
-        compile), and its marshalled form."""
+        compile), its marshalled form and the test file's digest."""
         fn = Path(WORK) / "test_solution.py"
         key = _hashlib.sha256(tests.encode("utf-8", "surrogatepass")).hexdigest()
         entry = cache.get(key)
@@ -1469,6 +1486,7 @@ def make_pyc_placer(config, compile_test):
                 entry = (None, None)
             if len(cache) >= limit:
                 cache.pop(next(iter(cache)))
+            entry = entry + (key,)
             cache[key] = entry
         return entry
 
@@ -1488,7 +1506,13 @@ def make_pyc_placer(config, compile_test):
     def path():
         return str(rewrite.get_cache_dir(Path(WORK) / "test_solution.py") / ("test_solution" + rewrite.PYC_TAIL))
 
+    def entry_of(tests):
+        """(digest, marshalled code) for the fork server, or None."""
+        _, body, key = code_of(tests)
+        return (key, body) if body is not None else None
+
     place.code_of = lambda tests: code_of(tests)[0]
+    place.entry_of = entry_of
     return place, path
 
 
@@ -1513,6 +1537,8 @@ class Child:
         self.program_ns = 0  # the program's own CPU, when its budget is counted
         self.mark = b""
         self.minflt = 0  # the child's page faults (copies of the worker's pages, mostly)
+        self.server = None  # the ForkServer that forked it (None: the worker did)
+        self.server_cpu_ms = 0.0  # the fork server's CPU for this child
 
 
 def read_mark(c):
@@ -1543,8 +1569,10 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
     publishes them in shared). The CPU limits are enforced here, outside the
     program: the worker sleeps for the budget left (a thread's CPU time
     grows no faster than wall time), then reads the child's CPU clock again."""
-    pidfd = os.pidfd_open(c.pid)
-    fds = [c.r, pidfd, c.mr]
+    server = c.server
+    # The child's end: its pidfd, or the fork server's report that it reaped it.
+    ended = server.sock if server is not None else os.pidfd_open(c.pid)
+    fds = [c.r, ended, c.mr]
     if shared is None:
         program_limit_ns = 0
     while True:
@@ -1582,7 +1610,10 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
                 c.buf += data
             else:
                 c.overflow = True
-        if pidfd in ready:
+        if ended in ready:
+            if server is not None:
+                server.exited(c, 0)
+                break
             _, c.status, ru = os.wait4(c.pid, 0)
             c.child_cpu_ns = int(round((ru.ru_utime + ru.ru_stime) * 1e9))
             c.minflt = ru.ru_minflt
@@ -1597,6 +1628,13 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
             os.kill(c.pid, signal.SIGKILL)
         except OSError:
             pass
+        if server is not None:
+            # The server reaps it (and what it left); its report says no
+            # more than a kill would (status, CPU: as the worker's own kill).
+            probe = Child(c.pid, c.r, c.mr)
+            if not server.exited(probe, 10.0):
+                server.abandon()
+            c.server_cpu_ms = probe.server_cpu_ms
     if c.mr in fds:
         os.set_blocking(c.mr, False)
         try:
@@ -1613,7 +1651,8 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
             if not data:
                 break
             c.buf += data
-    os.close(pidfd)
+    if server is None:
+        os.close(ended)
     if c.status is not None and c.start_ns is not None:
         # Reaped: its rusage (with the children it waited for) is the final
         # count. Over a limit is a timeout however close the poll came.
@@ -1645,9 +1684,260 @@ def fork_child(target):
     return Child(pid, r, mr)
 
 
+# ---------------------------------------------------------------- fork server
+#
+# Every page a process writes after a fork costs it a fault while the other
+# side still shares the page, and on a paravirtualized VM a fault costs
+# 10-15 us of CPU: the worker, which parses requests, checks programs,
+# verifies lines and answers Go between its forks, paid about 700 of them a
+# run. So where it can, the worker forks once, right after its start-up, a
+# fork server: a copy of the warm worker that does nothing but fork a run's
+# child on request and reap it. The worker itself never forks again, and
+# its pages stay its own; the server's loop between two forks writes few
+# pages. The server is the children's subreaper and kills and reaps what a
+# run left behind (kill(-1) from it spares only itself and the worker, the
+# namespace's init); it gets the child's pipes and its clock's memory from
+# the worker as file descriptors (SCM_RIGHTS) and the test module's code
+# marshalled, once per test file. It runs only inside the worker's own pid
+# namespace with a seccomp installer (the prctl for the subreaper bit);
+# elsewhere the worker forks its children itself, as before.
+
+PR_SET_CHILD_SUBREAPER = 36
+SERVER_CODES = 512  # test modules' code objects the server keeps
+
+
+def send_frame(sock, obj, body=b"", fds=()):
+    """One frame on a stream socket: 8 bytes of lengths (with fds attached
+    to them), a JSON header and a body."""
+    head = json.dumps(obj).encode()
+    lengths = struct.pack(">II", len(head), len(body))
+    if fds:
+        socket.send_fds(sock, [lengths], list(fds))
+    else:
+        sock.sendall(lengths)
+    sock.sendall(head + body)
+
+
+def recv_exact_sock(sock, n):
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def recv_frame(sock):
+    """(header, body, fds) of the next frame; (None, b"", []) at EOF."""
+    data, fds, _, _ = socket.recv_fds(sock, 8, 4)
+    if not data:
+        for fd in fds:
+            os.close(fd)
+        return None, b"", []
+    if len(data) < 8:
+        rest = recv_exact_sock(sock, 8 - len(data))
+        if rest is None:
+            return None, b"", fds
+        data += rest
+    hn, bn = struct.unpack(">II", data)
+    payload = recv_exact_sock(sock, hn + bn)
+    if payload is None:
+        return None, b"", fds
+    return json.loads(payload[:hn]), payload[hn:], fds
+
+
+def serve_forks(sock, ctx, prctl):
+    """The fork server's loop (see above); never returns."""
+    import marshal
+
+    # Go's pipes are the worker's alone. Their numbers stay taken (by
+    # /dev/null), so that the descriptors a request brings never get them:
+    # a run's child closes 3 and 4 first thing (confine_child).
+    null = os.open(os.devnull, os.O_RDONLY)
+    for fd in (3, 4):
+        os.dup2(null, fd)
+    os.close(null)
+    if prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        os._exit(71)
+    codes = {}
+    while True:
+        try:
+            msg, body, fds = recv_frame(sock)
+        except (OSError, ValueError):
+            os._exit(0)
+        if msg is None:
+            os._exit(0)
+        if msg.get("op") == "code":
+            if len(codes) >= SERVER_CODES:
+                codes.pop(next(iter(codes)))
+            try:
+                codes[msg["digest"]] = marshal.loads(body)
+            except (ValueError, EOFError, TypeError):
+                pass
+            continue
+        tp0 = os.times()
+        digest = msg.get("digest")
+        code = codes.get(digest) if digest else None
+        if digest and code is None:
+            for fd in fds:
+                os.close(fd)
+            send_frame(sock, {"need": digest})
+            continue
+        req, key = msg["req"], bytes.fromhex(msg["key"])
+        pid = os.fork()
+        if pid == 0:
+            try:
+                sock.close()
+                w, mw = fds[0], fds[1]
+                shared = None
+                if len(fds) > 2:
+                    shared = mmap.mmap(fds[2], 16)
+                    os.close(fds[2])
+                if msg.get("op") == "recheck":
+                    recheck_child(req, w, mw, key, code, ctx)
+                else:
+                    plan = (msg["plan"], code) if msg.get("plan") is not None else None
+                    child_main(req, w, mw, key, ctx, shared, plan)
+            finally:
+                os._exit(70)
+        for fd in fds:
+            os.close(fd)
+        send_frame(sock, {"pid": pid})
+        while True:
+            try:
+                _, status, ru = os.wait4(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        # kill_rest, in the server: kill(-1) spares it and the worker (init);
+        # everything a run left behind is the server's (its subreaper) to reap.
+        kill_all_and_reap()
+        tp1 = os.times()
+        send_frame(sock, {"status": status, "cpu_ns": int(round((ru.ru_utime + ru.ru_stime) * 1e9)),
+                          "minflt": ru.ru_minflt,
+                          "server_cpu_ms": (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0})
+
+
+class ForkServer:
+    """The worker's end of the fork server: spawn() asks it for a run's
+    child, exited() reads how that child ended."""
+
+    def __init__(self, ctx, prctl):
+        self.ctx, self.prctl = ctx, prctl
+        self.sent = {}  # digests of the code objects the server holds (insertion order mirrors its own)
+        self.sock = None
+        self.pid = None
+        self.start()
+
+    def start(self):
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                a.close()
+                serve_forks(b, self.ctx, self.prctl)
+            finally:
+                os._exit(0)
+        b.close()
+        self.sock, self.pid, self.sent = a, pid, {}
+
+    def abandon(self):
+        """Stop using the server (it died, or stopped answering): end
+        everything in the namespace, reap it, and fork runs in the worker
+        from now on."""
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        kill_all_and_reap()
+        if self.ctx.get("fork_server") is self:
+            self.ctx["fork_server"] = None
+
+    def close(self):
+        """Stop the server and reap it, so its CPU (and its children's)
+        counts in the worker's."""
+        try:
+            self.sock.close()
+            os.waitpid(self.pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+
+    def spawn(self, op, req, key, code_entry, plan, shared_fd):
+        """Fork a run's child through the server: Child, or None when the
+        server failed (abandoned: the caller forks the child itself).
+        code_entry: (digest, marshalled code) or None."""
+        r, w = os.pipe()
+        mr, mw = os.pipe()
+        fds = [w, mw] + ([shared_fd] if shared_fd is not None else [])
+        msg = {"op": op, "req": req, "key": key.hex(), "plan": plan,
+               "digest": code_entry[0] if code_entry else None}
+        try:
+            for _ in range(3):
+                if code_entry and code_entry[0] not in self.sent:
+                    send_frame(self.sock, {"op": "code", "digest": code_entry[0]}, code_entry[1])
+                    if len(self.sent) >= SERVER_CODES:
+                        self.sent.pop(next(iter(self.sent)))
+                    self.sent[code_entry[0]] = True
+                send_frame(self.sock, msg, fds=fds)
+                reply, _, _ = recv_frame(self.sock)
+                while reply is not None and "status" in reply:
+                    # The report of a child whose run ended in an error here.
+                    reply, _, _ = recv_frame(self.sock)
+                if reply is None:
+                    raise OSError("fork server closed")
+                if "need" in reply:
+                    # The server lost it (its cache and this mirror drifted,
+                    # or the code did not load there): send it again, twice
+                    # at most.
+                    self.sent.pop(reply["need"], None)
+                    if code_entry is None:
+                        raise OSError("fork server asked for code it was not sent")
+                    continue
+                pid = int(reply["pid"])
+                break
+            else:
+                raise OSError("fork server did not take the test module's code")
+        except (OSError, ValueError, KeyError, TypeError):
+            for fd in (r, w, mr, mw):
+                os.close(fd)
+            self.abandon()
+            return None
+        os.close(w)
+        os.close(mw)
+        c = Child(pid, r, mr)
+        c.server = self
+        return c
+
+    def exited(self, c, wait):
+        """Read the server's report of c's end (waiting at most wait
+        seconds): True when it came. Sets c.status, c.child_cpu_ns,
+        c.minflt and c.server_cpu_ms."""
+        ready, _, _ = select.select([self.sock], [], [], wait)
+        if not ready:
+            return False
+        try:
+            msg, _, _ = recv_frame(self.sock)
+        except (OSError, ValueError):
+            msg = None
+        if msg is None or "status" not in msg:
+            self.abandon()
+            return True
+        c.status, c.child_cpu_ns, c.minflt = msg["status"], msg["cpu_ns"], msg["minflt"]
+        c.server_cpu_ms = msg.get("server_cpu_ms", 0.0)
+        return True
+
+
+def end_child(c):
+    """Kill and reap what c's run left behind (the fork server already did
+    for the children it forked)."""
+    if c.server is None:
+        kill_rest(c.pid)
+
+
 def finish(resp, c, t0, tp0):
     resp["wall_ms"] = (time.monotonic() - t0) * 1000.0
-    kill_rest(c.pid)
+    end_child(c)
     status = c.status
     if status is None:
         status = 9  # killed by us (timeout)
@@ -1663,7 +1953,7 @@ def finish(resp, c, t0, tp0):
     if c.start_ns is not None:
         resp["setup_cpu_ms"] = c.start_ns / 1e6
     tp1 = os.times()
-    resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0
+    resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0 + c.server_cpu_ms
     if os.WIFSIGNALED(status):
         resp["signal"] = os.WTERMSIG(status)
     elif os.WIFEXITED(status):
@@ -1743,7 +2033,7 @@ def run_one(req, ctx):
             # file in a fresh child, with the run's whole limits (a run of
             # pytest's own), its CPU added to the first child's.
             first = c
-            kill_rest(first.pid)
+            end_child(first)
             os.close(first.r)
             os.close(first.mr)
             clear_workdir()
@@ -1755,6 +2045,7 @@ def run_one(req, ctx):
             c.child_cpu_ns += first.child_cpu_ns
             c.program_ns += first.program_ns
             c.minflt += first.minflt
+            c.server_cpu_ms += first.server_cpu_ms
             events, forged, sample = verify_lines(c.buf, key)
             resp = {"id": req.get("id"), "events": events, "overflow": c.overflow, "fallback": why or "fallback"}
     if forged:
@@ -1768,14 +2059,54 @@ def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan):
     and wait for it within the run's limits."""
     # The program's clock, shared with the child; a new one for every run,
     # so nothing a run left behind can write into the next one's.
-    shared = mmap.mmap(-1, 16) if program_limit and cpu_limit else None
+    server = ctx.get("fork_server")
+    shared = shared_fd = None
+    if program_limit and cpu_limit:
+        if server is not None:
+            # Memory the worker and a child of the server can both map.
+            shared_fd = os.memfd_create("triage-program-clock")
+            os.ftruncate(shared_fd, 16)
+            shared = mmap.mmap(shared_fd, 16)
+        else:
+            shared = mmap.mmap(-1, 16)
     try:
-        c = fork_child(lambda w, mw: child_main(req, w, mw, key, ctx, shared, plan))
+        entry = ctx["place_pyc"].entry_of(req["tests"]) if server is not None and plan is not None else None
+        c = spawn_child(ctx, "run", child_request(req), key, entry, plan is not None, plan[0] if plan else None, shared_fd,
+                        lambda w, mw: child_main(req, w, mw, key, ctx, shared, plan))
         wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit, program_limit, shared)
     finally:
+        if shared_fd is not None:
+            os.close(shared_fd)
         if shared is not None:
             shared.close()
     return c
+
+
+def spawn_child(ctx, op, child_req, key, entry, needs_code, plan, shared_fd, target):
+    """A run's child: forked by the fork server where the worker has one,
+    else by the worker (target(w, mw) is the child's work then). A request
+    the server cannot take (code that does not marshal) ends the worker's use
+    of it first: the worker forks nothing while its server lives, or its
+    kill_rest would end the server too."""
+    server = ctx.get("fork_server")
+    if server is not None:
+        if needs_code and entry is None:
+            server.abandon()
+        else:
+            c = server.spawn(op, child_req, key, entry, plan, shared_fd)
+            if c is not None:
+                return c
+    return fork_child(target)
+
+
+def child_request(req):
+    """What a run's child reads of its request (the fork server is sent no
+    more): the test file is on disk, and the program's text is needed only
+    when the worker could not check it."""
+    out = {k: req[k] for k in ("kind", "limits", "coverage", "phases", "static_done", "text_cap") if k in req}
+    if not req.get("static_done"):
+        out["program"] = req.get("program", "")
+    return out
 
 
 def write_run_files(req):
@@ -1839,19 +2170,34 @@ def make_test_compiler(compile_test):
     """Compiles test files for the re-check (with compile_test, compare.py's
     checked comparisons), once per test file; the cache lives in this
     closure."""
+    import marshal
+
     cache = {}
     limit = 512
 
-    def code_of(tests):
-        key = hashlib.sha256(tests.encode("utf-8", "surrogatepass")).digest()
-        code = cache.get(key)
-        if code is None:
+    def lookup(tests):
+        key = hashlib.sha256(tests.encode("utf-8", "surrogatepass")).hexdigest()
+        entry = cache.get(key)
+        if entry is None:
             code = compile_test(tests, os.path.join(WORK, "test_solution.py"))
+            try:
+                body = marshal.dumps(code)
+            except ValueError:
+                body = None
             if len(cache) >= limit:
                 cache.pop(next(iter(cache)))
-            cache[key] = code
-        return code
+            entry = cache[key] = (code, body, key)
+        return entry
 
+    def code_of(tests):
+        return lookup(tests)[0]
+
+    def entry_of(tests):
+        """(digest, marshalled code) for the fork server, or None."""
+        _, body, key = lookup(tests)
+        return ("recheck:" + key, body) if body is not None else None
+
+    code_of.entry_of = entry_of
     return code_of
 
 
@@ -1868,7 +2214,9 @@ def recheck_one(req, ctx):
         body = {"n": 0, "verdicts": "", "first": "", "unsupported": "", "tamper": "", "load_error": "%s: %s" % (type(e).__name__, e)}
         return finish_without_child({"id": req.get("id"), "events": [], "timed_out": False, "overflow": False,
                                      "recheck": {"reports": [body], "tamper": [], "forged": 0}}, t0, tp0)
-    c = fork_child(lambda w, mw: recheck_child(req, w, mw, key, code, ctx))
+    entry = ctx["compile_tests"].entry_of(req["tests"]) if ctx.get("fork_server") is not None else None
+    c = spawn_child(ctx, "recheck", {"limits": req["limits"]}, key, entry, True, None, None,
+                    lambda w, mw: recheck_child(req, w, mw, key, code, ctx))
     wait_child(c, t0 + float(req["timeout_s"]), MAX_RECHECK_BYTES, cpu_limit_ns(req))
     reports, tampers, forged = read_recheck(c.buf, key)
     resp = {"id": req.get("id"), "events": [], "overflow": c.overflow,
@@ -2182,12 +2530,17 @@ def main():
         phase("direct-runner")
     gc.collect()
     gc.freeze()
+    if PID1 and ctx["installer"] is not None and "fork-server" not in DISABLE:
+        ctx["fork_server"] = ForkServer(ctx, ctx["installer"].prctl)
     phase("other")
     write_msg(4, {"t": "hello", "pid": os.getpid(), "protections": protections, "warnings": warnings,
-                  "python": sys.version.split()[0], "startup_cpu_ms": phases})
+                  "python": sys.version.split()[0], "startup_cpu_ms": phases,
+                  "fork_server": ctx.get("fork_server") is not None})
     while True:
         req = read_msg(3)
         if req is None:
+            if ctx.get("fork_server") is not None:
+                ctx["fork_server"].close()
             return
         try:
             if req.get("kind") == "recheck":

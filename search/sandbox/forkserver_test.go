@@ -1,0 +1,163 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"triage/corpus"
+)
+
+// forkServerPool is a one-worker pool whose worker forks through a fork
+// server, or a skip where it cannot (no pid namespace or seccomp here).
+func forkServerPool(t *testing.T, opts Options) (*Pool, *slot) {
+	t.Helper()
+	opts.Workers = 1
+	p := ownPool(t, opts)
+	if _, err := p.Run(context.Background(), "x = 1\n", "def test_x():\n    pass\n"); err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	s := p.all[0]
+	if s.w == nil || !s.w.hello.ForkServer {
+		t.Skipf("the worker has no fork server here (protections %v)", p.Protections())
+	}
+	return p, s
+}
+
+// childrenOf lists the processes whose parent is pid, from /proc.
+func childrenOf(pid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		if c, err := strconv.Atoi(e.Name()); err == nil && parentPID(c) == pid {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestForkServerLeavesNothing: runs forked through the fork server that
+// leave processes behind (a daemon that double-forks into its own session,
+// a thread spinning past its test) end with nothing left but the worker
+// and its server, and the verdicts are what the program earns.
+func TestForkServerLeavesNothing(t *testing.T) {
+	p, s := forkServerPool(t, Options{Timeout: 10 * time.Second})
+	tests := "from solution import f\n\ndef test_f():\n    assert f() == 1\n\ndef test_g():\n    assert f() + 1 == 2\n"
+	// want is the status and solved of a run (an empty status: any).
+	cases := []struct {
+		name, program string
+		want          corpus.Status
+		solved        bool
+	}{
+		{"honest", "def f():\n    return 1\n", corpus.StatusOK, true},
+		{"failing", "def f():\n    return 2\n", corpus.StatusOK, false},
+		{"daemon", "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)\n\ndef f():\n    return 1\n", corpus.StatusOK, true},
+		{"spinning thread", "import threading\n\ndef spin():\n    while True:\n        pass\n\nthreading.Thread(target=spin, daemon=True).start()\n\ndef f():\n    return 1\n", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ex, err := p.Run(context.Background(), c.program, tests)
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			if c.want != "" && (ex.Status != c.want || ex.Solved() != c.solved) {
+				t.Errorf("solved %v, want %v: %s %s", ex.Solved(), c.solved, ex.Status, firstLines(ex.Feedback, 3))
+			}
+			procs, err := s.cg.procs()
+			if s.cg != nil && (err != nil || !onlyTheWorker(s, procs)) {
+				t.Errorf("cgroup procs %v (err %v), want the worker %d and its fork server", procs, err, s.w.cmd.Process.Pid)
+			}
+			if kids := childrenOf(s.w.cmd.Process.Pid); len(kids) != 1 {
+				t.Errorf("the worker's children %v, want its fork server alone", kids)
+			} else if grand := childrenOf(kids[0]); len(grand) != 0 {
+				t.Errorf("the fork server's children %v after the run, want none", grand)
+			}
+		})
+	}
+}
+
+// TestForkServerLossIsSurvived: a worker whose fork server dies (killed
+// from outside here; an OOM kill would do the same) ends its use of it,
+// forks its runs itself from then on, and gives the same verdicts.
+func TestForkServerLossIsSurvived(t *testing.T) {
+	p, s := forkServerPool(t, Options{Timeout: 10 * time.Second})
+	tests := "from solution import f\n\ndef test_f():\n    assert f() == 1\n"
+	run := func(program string) corpus.Execution {
+		t.Helper()
+		ex, err := p.Run(context.Background(), program, tests)
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		return ex
+	}
+	kids := childrenOf(s.w.cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("the worker's children %v, want its fork server alone", kids)
+	}
+	if err := syscall.Kill(kids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if ex := run("def f():\n    return 1\n"); !ex.Solved() {
+			t.Errorf("run %d after the server's loss: %s %s", i, ex.Status, firstLines(ex.Feedback, 3))
+		}
+		if ex := run("def f():\n    return 0\n"); ex.Solved() || ex.Status != corpus.StatusOK {
+			t.Errorf("failing run %d after the server's loss: %s solved %v", i, ex.Status, ex.Solved())
+		}
+	}
+	if kids := childrenOf(s.w.cmd.Process.Pid); len(kids) != 0 {
+		t.Errorf("the worker's children %v after its server's loss, want none", kids)
+	}
+}
+
+// addresses masks object addresses, which differ between any two runs.
+var addresses = regexp.MustCompile(`0x[0-9a-f]{6,}`)
+
+// TestForkServerParity: the bench set's pairs give the same status, pass
+// rate, per-test verdicts and feedback (addresses aside) with the fork
+// server as with the worker forking its children itself, with and
+// without coverage.
+func TestForkServerParity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the bench set twice")
+	}
+	suites, err := BenchSuites()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, coverage := range []bool{false, true} {
+		opts := Options{Timeout: 20 * time.Second, Coverage: coverage}
+		with, _ := forkServerPool(t, opts)
+		opts.disabled = layerSet{layerForkServer: true}
+		without := ownPool(t, opts)
+		for i, su := range suites {
+			if i%2 == 1 && coverage {
+				continue
+			}
+			a, err := with.Run(context.Background(), su.Program, su.Tests)
+			if err != nil {
+				t.Fatalf("%s: %v", su.Name, err)
+			}
+			b, err := without.Run(context.Background(), su.Program, su.Tests)
+			if err != nil {
+				t.Fatalf("%s: %v", su.Name, err)
+			}
+			if same, why := SameVerdicts(a, b); !same || a.Status != b.Status || a.PassRate != b.PassRate {
+				t.Errorf("%s (coverage %v): %s/%v against %s/%v: %s", su.Name, coverage, a.Status, a.PassRate, b.Status, b.PassRate, why)
+			}
+			if fa, fb := addresses.ReplaceAllString(a.Feedback, "0x"), addresses.ReplaceAllString(b.Feedback, "0x"); fa != fb {
+				t.Errorf("%s (coverage %v): feedback differs:\n%s\n---\n%s", su.Name, coverage, fa, fb)
+			}
+		}
+		if s := without.all[0]; s.w != nil && s.w.hello.ForkServer {
+			t.Fatal("the pool with the fork server off has one")
+		}
+	}
+}
