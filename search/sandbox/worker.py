@@ -2064,10 +2064,16 @@ def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan):
     if program_limit and cpu_limit:
         if server is not None:
             # Memory the worker and a child of the server can both map.
-            shared_fd = os.memfd_create("triage-program-clock")
-            os.ftruncate(shared_fd, 16)
-            shared = mmap.mmap(shared_fd, 16)
-        else:
+            try:
+                shared_fd = os.memfd_create("triage-program-clock")
+                os.ftruncate(shared_fd, 16)
+                shared = mmap.mmap(shared_fd, 16)
+            except OSError:
+                if shared_fd is not None:
+                    os.close(shared_fd)
+                shared_fd = None
+                server.abandon()
+        if shared is None:
             shared = mmap.mmap(-1, 16)
     try:
         entry = ctx["place_pyc"].entry_of(req["tests"]) if server is not None and plan is not None else None
