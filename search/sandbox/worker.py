@@ -1718,16 +1718,6 @@ def send_frame(sock, obj, body=b"", fds=()):
     sock.sendall(head + body)
 
 
-def recv_exact_sock(sock, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
-
-
 def recv_frame(sock):
     """(header, body, fds) of the next frame; (None, b"", []) at EOF."""
     data, fds, _, _ = socket.recv_fds(sock, 8, 4)
@@ -1736,12 +1726,12 @@ def recv_frame(sock):
             os.close(fd)
         return None, b"", []
     if len(data) < 8:
-        rest = recv_exact_sock(sock, 8 - len(data))
+        rest = read_exact(sock.fileno(), 8 - len(data))
         if rest is None:
             return None, b"", fds
         data += rest
     hn, bn = struct.unpack(">II", data)
-    payload = recv_exact_sock(sock, hn + bn)
+    payload = read_exact(sock.fileno(), hn + bn)
     if payload is None:
         return None, b"", fds
     return json.loads(payload[:hn]), payload[hn:], fds
@@ -1824,23 +1814,18 @@ class ForkServer:
     child, exited() reads how that child ended."""
 
     def __init__(self, ctx, prctl):
-        self.ctx, self.prctl = ctx, prctl
+        self.ctx = ctx
         self.sent = {}  # digests of the code objects the server holds (insertion order mirrors its own)
-        self.sock = None
-        self.pid = None
-        self.start()
-
-    def start(self):
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
             try:
                 a.close()
-                serve_forks(b, self.ctx, self.prctl)
+                serve_forks(b, ctx, prctl)
             finally:
                 os._exit(0)
         b.close()
-        self.sock, self.pid, self.sent = a, pid, {}
+        self.sock, self.pid = a, pid
 
     def abandon(self):
         """Stop using the server (it died, or stopped answering): end
