@@ -65,7 +65,7 @@ def test_add_zero():
 def test_add():
     assert add(1, 2) == 3
 `
-	return []Suite{
+	return append([]Suite{
 		{Name: "edge/recursion-depth", Program: depth, Tests: depthTests},
 		{Name: "edge/recursion-limit-raised", Program: depth + "sys.setrecursionlimit(1100)\n", Tests: depthTests},
 		{Name: "edge/warnings-error-at-import", Program: "import warnings\nwarnings.simplefilter('error')\n\n" +
@@ -74,6 +74,13 @@ def test_add():
 		{Name: "edge/skip-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.skip('no')\n", Tests: addTests},
 		{Name: "edge/xfail-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.xfail('no')\n", Tests: addTests},
 		{Name: "edge/fail-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.fail('no', pytrace=False)\n", Tests: addTests},
+		{Name: "edge/fail-with-trace-in-test", Program: "import pytest\n\ndef add(a, b):\n    pytest.fail('no')\n", Tests: addTests},
+		{Name: "edge/raises-saw-nothing", Program: add, Tests: "import pytest\nfrom solution import add\n\n\ndef test_add():\n    with pytest.raises(TypeError):\n        add(1, 2)\n\n\n" +
+			"def test_add_match():\n    with pytest.raises(ValueError, match='x'):\n        add(1, 2)\n\n\ndef test_add_ok():\n    assert add(1, 2) == 3\n"},
+		{Name: "edge/base-exception-in-test", Program: "class Stop(BaseException):\n    pass\n\ndef add(a, b):\n    raise Stop('out')\n", Tests: addTests},
+		{Name: "edge/generator-exit-in-test", Program: "def add(a, b):\n    raise GeneratorExit\n", Tests: addTests},
+		{Name: "edge/unittest-skip-in-test", Program: "import unittest\n\ndef add(a, b):\n    raise unittest.SkipTest('later')\n", Tests: addTests},
+		{Name: "edge/unittest-skip-subclass", Program: "import unittest\n\nclass Later(unittest.SkipTest):\n    pass\n\ndef add(a, b):\n    raise Later('later')\n", Tests: addTests},
 		{Name: "edge/keyboard-interrupt", Program: "def add(a, b):\n    raise KeyboardInterrupt\n", Tests: addTests},
 		{Name: "edge/star-import-brings-a-test", Program: add + "\n\ndef test_extra():\n    pass\n\n__all__ = ['add', 'test_extra']\n", Tests: starTests},
 		{Name: "edge/star-import-brings-a-mark", Program: add + "import pytest\npytestmark = pytest.mark.skip\n__all__ = ['add', 'pytestmark']\n", Tests: starTests},
@@ -102,6 +109,156 @@ def test_add():
 		{Name: "edge/thread-and-generator", Program: "import threading\n\ndef gen(a, b):\n    yield a\n    yield b\n\n" +
 			"def add(a, b):\n    out = []\n    t = threading.Thread(target=lambda: out.append(sum(gen(a, b))))\n    t.start()\n    t.join()\n    return out[0]\n", Tests: addTests},
 		{Name: "edge/fixture-argument", Program: add, Tests: "from solution import add\n\n\ndef test_add(tmp_path):\n    assert add(1, 2) == 3\n"},
+	}, directFixtureSuites()...)
+}
+
+// directFixtureSuites are pairs whose tests take fixtures or are methods
+// of test classes: the order of set-up and teardown, what capsys captured
+// in which phase, tmp_path's folder, monkeypatch's undo, a fresh instance
+// per method, the phase a fixture sees, the root logger's handlers at
+// set-up; and fixtures that fail (handed back to pytest). The names of the
+// ones the direct runner keeps end in "-direct".
+func directFixtureSuites() []Suite {
+	prog := "import logging\nimport os\n\nLOG = []\n\n\ndef add(a, b):\n    return a + b\n\n\n" +
+		"def shout(s):\n    print(s.upper())\n    return len(s)\n\n\ndef phase():\n    return os.environ.get('PYTEST_CURRENT_TEST')\n\n\n" +
+		"def configure():\n    logging.basicConfig()\n    return len(logging.getLogger().handlers)\n"
+	order := `import pytest
+import solution
+from solution import LOG, add
+
+
+@pytest.fixture
+def base():
+    LOG.append("base up")
+    yield 1
+    LOG.append("base down")
+
+
+@pytest.fixture
+def top(base, mid):
+    LOG.append("top up")
+    yield base + mid
+    LOG.append("top down")
+
+
+@pytest.fixture
+def mid(base):
+    LOG.append("mid up")
+    return base + 1
+
+
+def test_first(top):
+    assert top == 3
+
+
+def test_order():
+    assert LOG == ["base up", "mid up", "top up", "top down", "base down"]
+
+
+def test_wrong(top, base):
+    assert add(top, base) == 0
+`
+	capture := `import pytest
+from solution import shout
+
+
+@pytest.fixture
+def loud():
+    return shout("set-up")
+
+
+def test_capsys_after(loud, capsys):
+    shout("call")
+    assert capsys.readouterr().out == "CALL\n"
+
+
+def test_capsys_before(capsys, loud):
+    shout("call")
+    assert capsys.readouterr().out == "CALL\n"
+
+
+def test_err(capsys):
+    import sys
+    print("x", file=sys.stderr)
+    assert capsys.readouterr() == ("", "")
+`
+	paths := `from solution import add
+
+
+def test_path(tmp_path):
+    (tmp_path / "f").write_text("x")
+    assert str(tmp_path) == ""
+
+
+def test_path_again(tmp_path):
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+def test_path_param_names_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    import os
+    assert os.getcwd() == ""
+`
+	patch := `import solution
+from solution import add
+
+
+def test_patched(monkeypatch):
+    monkeypatch.setattr(solution, "add", lambda a, b: 0)
+    monkeypatch.setenv("TRIAGE_X", "1")
+    assert solution.add(1, 2) == 0
+
+
+def test_undone():
+    import os
+    assert solution.add(1, 2) == 3 and "TRIAGE_X" not in os.environ
+`
+	classes := `import pytest
+from solution import add, phase, configure
+
+
+@pytest.fixture
+def seen():
+    return phase()
+
+
+@pytest.fixture
+def handlers():
+    return configure()
+
+
+class TestA:
+    def test_sets(self):
+        self.x = 1
+        assert add(1, 1) == 2
+
+    def test_fresh(self):
+        assert not hasattr(self, "x")
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_param(self, n, seen):
+        assert seen == "test_solution.py::TestA::test_param[%d] (setup)" % n
+
+    def test_handlers(self, handlers):
+        assert handlers == 99
+
+
+def test_add():
+    assert add(2, 2) == 5
+`
+	failing := func(body string) string {
+		return "import pytest\nfrom solution import add\n\n\n@pytest.fixture\ndef f():\n" + body + "\n\ndef test_add(f):\n    assert add(1, 2) == 3\n"
+	}
+	return []Suite{
+		{Name: "edge/fixture-order-direct", Program: prog, Tests: order},
+		{Name: "edge/fixture-capsys-direct", Program: prog, Tests: capture},
+		{Name: "edge/fixture-tmp-path-direct", Program: prog, Tests: paths},
+		{Name: "edge/fixture-monkeypatch-direct", Program: prog, Tests: patch},
+		{Name: "edge/fixture-classes-direct", Program: prog, Tests: classes},
+		{Name: "edge/fixture-raises", Program: prog, Tests: failing("    raise ValueError('no')")},
+		{Name: "edge/fixture-teardown-raises", Program: prog, Tests: failing("    yield 1\n    raise ValueError('no')")},
+		{Name: "edge/fixture-yields-twice", Program: prog, Tests: failing("    yield 1\n    yield 2")},
+		{Name: "edge/fixture-yields-nothing", Program: prog, Tests: failing("    if False:\n        yield 1")},
 	}
 }
 
@@ -278,4 +435,75 @@ func sameExecution(a, b corpus.Execution) string {
 		return "feedback differs"
 	}
 	return ""
+}
+
+// TestDirectRunnerFailsWhatPytestFails: a test that ends in pytest.fail
+// (pytest.raises that saw nothing) or another BaseException but a skip, an
+// xfail or a stop fails in the direct runner's child, as pytest's call
+// phase fails it, with no second child; unittest's skips go back to pytest
+// (its unittest plugin makes them skips). pytest.skip and pytest.xfail
+// need the harness imported, which the static check stops first.
+// TestDirectRunnerMatchesPytest holds both answers to pytest's.
+func TestDirectRunnerFailsWhatPytestFails(t *testing.T) {
+	edges := map[string]Suite{}
+	for _, s := range directEdgeSuites() {
+		edges[s.Name] = s
+	}
+	p := ownPool(t, Options{Workers: 1, Timeout: 60 * time.Second})
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		handBack bool
+	}{
+		{"edge/raises-saw-nothing", false},
+		{"edge/system-exit-in-test", false},
+		{"edge/base-exception-in-test", false},
+		{"edge/generator-exit-in-test", false},
+		{"edge/unittest-skip-in-test", true},
+		{"edge/unittest-skip-subclass", true},
+	} {
+		s, ok := edges[c.name]
+		if !ok {
+			t.Fatalf("no edge suite %s", c.name)
+		}
+		back := p.fallbacks.Load()
+		ex, err := p.Run(ctx, s.Program, s.Tests)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if handed := p.fallbacks.Load() > back; handed != c.handBack {
+			t.Errorf("%s: handed back to pytest %v, want %v (status %s)\n%s", c.name, handed, c.handBack, ex.Status, ex.Feedback)
+		}
+		if ex.Status != corpus.StatusOK || len(ex.Tests) == 0 {
+			t.Errorf("%s: status %s, %d tests\n%s", c.name, ex.Status, len(ex.Tests), ex.Feedback)
+		}
+		for _, tr := range ex.Tests {
+			if tr.Passed != strings.HasSuffix(tr.Name, "_ok") {
+				t.Errorf("%s: %s passed %v\n%s", c.name, tr.Name, tr.Passed, ex.Feedback)
+			}
+		}
+	}
+}
+
+// TestDirectRunnerSetsUpFixtures: the fixture pairs whose names end in
+// "-direct" run in the direct runner's child alone; those whose fixture
+// fails are handed back to pytest. TestDirectRunnerMatchesPytest holds
+// both answers to pytest's.
+func TestDirectRunnerSetsUpFixtures(t *testing.T) {
+	p := ownPool(t, Options{Workers: 1, Timeout: 60 * time.Second})
+	ctx := context.Background()
+	for _, s := range directFixtureSuites() {
+		back, ran := p.fallbacks.Load(), p.direct.Load()
+		ex, err := p.Run(ctx, s.Program, s.Tests)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		handed, direct := p.fallbacks.Load() > back, p.direct.Load() > ran
+		if want := !strings.HasSuffix(s.Name, "-direct"); handed != want || direct == want {
+			t.Errorf("%s: direct %v, handed back %v (status %s)\n%s", s.Name, direct, handed, ex.Status, ex.Feedback)
+		}
+		if ex.Status != corpus.StatusOK || len(ex.Tests) == 0 {
+			t.Errorf("%s: status %s, %d tests\n%s", s.Name, ex.Status, len(ex.Tests), ex.Feedback)
+		}
+	}
 }

@@ -720,38 +720,80 @@ def static_test_ids(tests, function_prefixes, class_prefixes):
     """The node ids pytest collects from tests with a stand-in for the
     program, read from the file's syntax alone; None when they might depend
     on anything else, and the file is then collected. Only a file of plain
-    shape qualifies (test_file_shape) whose tests are not parametrized:
-    executing such a file runs no code of the program and cannot fail but
-    at an import, and pytest collects exactly its functions with a test
-    prefix, in definition order, one id each. An import that fails makes
-    every run's collection fail, where the ids are not compared."""
+    shape qualifies (test_file_shape) with no fixtures, classes or
+    parametrized tests: executing such a file runs no code of the program
+    and cannot fail but at an import, and pytest collects exactly its
+    functions with a test prefix, in definition order, one id each. An
+    import that fails makes every run's collection fail, where the ids are
+    not compared."""
     shape = test_file_shape(tests, function_prefixes, class_prefixes)
-    if shape is None or any(params is not None for _, params, _ in shape):
+    if shape is None:
         return None
-    return ["test_solution.py::" + name for name, _, _ in shape]
+    entries, fixtures = shape
+    if fixtures or any(params is not None or cls is not None for _, params, _, cls, _ in entries):
+        return None
+    return ["test_solution.py::" + name for name, _, _, _, _ in entries]
+
+
+# pytest's own fixtures the direct runner sets up, with pytest's own fixture
+# functions: what they read of their request (the config, the test's name,
+# the fixture's name) is all the direct runner's request has. Any other
+# fixture (caplog, capfd, request, ...) sends the file to pytest.
+DIRECT_BUILTIN_FIXTURES = {"tmp_path": "_pytest.tmpdir", "tmp_path_factory": "_pytest.tmpdir",
+                           "capsys": "_pytest.capture", "monkeypatch": "_pytest.monkeypatch"}
+DIRECT_BUILTIN_ARGS = {"tmp_path": ("request", "tmp_path_factory"), "tmp_path_factory": ("request",),
+                       "capsys": ("request",), "monkeypatch": ()}
+
+
+def plain_args(a):
+    """The names of a def's parameters when they are plain positional ones
+    without defaults (what pytest passes fixtures and parameters to), else
+    None."""
+    if a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
+        return None
+    return [x.arg for x in a.args]
+
+
+def is_fixture_decorator(deco):
+    """A bare `@pytest.fixture` or `@pytest.fixture()`: a function-scoped,
+    unparametrized fixture under the function's own name."""
+    import ast
+
+    if isinstance(deco, ast.Call):
+        if deco.args or deco.keywords:
+            return False
+        deco = deco.func
+    return isinstance(deco, ast.Attribute) and deco.attr == "fixture" and isinstance(deco.value, ast.Name) \
+        and deco.value.id == "pytest"
 
 
 def test_file_shape(tests, function_prefixes, class_prefixes):
-    """The test functions of a file of plain shape, in definition order, as
-    (name, params, takes_args): params is None, or (argnames, count) for a
+    """A file of plain shape as (entries, fixtures), None when it is not of
+    that shape. entries are its tests in definition order as (name, params,
+    takes_args, cls, argnames): params is None, or (argnames, count) for a
     test under one `@pytest.mark.parametrize(NAMES, [v1, v2, ...])` whose
     names are a literal and whose values are a list or tuple display of
     count entries (none a pytest.param); takes_args says whether the
-    function has parameters. None when the file is not of that shape. At
-    module level a plain file has nothing but imports (a star import from
-    solution only, which brings nothing from the stand-in), functions
-    without decorators but that one on tests, assignments of literals or
+    function has parameters, argnames names them (None when they are not
+    plain ones); cls is the test class of a method, or None. fixtures maps
+    each fixture the file defines (a module function under a bare
+    `@pytest.fixture`, returning or yielding its value) to its parameters.
+    At module level a plain file has nothing but imports (a star import
+    from solution only, which brings nothing from the stand-in), functions
+    without decorators but those, test classes, assignments of literals or
     bare names, a docstring and an `if __name__ == "__main__":` block; no
-    class, no generator or coroutine function, no name pytest reads, no
+    generator or coroutine function but a fixture, no name pytest reads, no
     module dunder but inert ones, no name bound twice and no other bound
-    name that pytest would collect."""
+    name that pytest would collect. A test class has a test prefix, no
+    bases, keywords or decorators, and nothing but a docstring and test
+    methods (self first, under that one decorator at most)."""
     import ast
 
     try:
         tree = ast.parse(tests, "test_solution.py")
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
-    bound, out = set(), []
+    bound, out, fixtures = set(), [], {}
     pytest_imported = False
 
     def bind(name, test_def=False):
@@ -766,6 +808,32 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
             return False
         bound.add(name)
         return True
+
+    def yields(node):
+        return any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(node))
+
+    def test_entry(node, cls, method):
+        """The entry of a test function or method, None when it is not plain."""
+        params = None
+        if node.decorator_list:
+            if len(node.decorator_list) != 1 or not pytest_imported:
+                return None
+            params = parametrize_shape(node.decorator_list[0])
+            if params is None:
+                return None
+        if yields(node):
+            return None
+        a = node.args
+        names = plain_args(a)
+        if method:
+            if not names or names[0] != "self":
+                return None
+            names = names[1:]
+        takes_args = bool(a.args or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg) if not method else \
+            names is None or bool(names)
+        if params is not None and (names is None or not set(params[0]) <= set(names)):
+            return None
+        return (node.name, params, takes_args, cls, names)
 
     for i, node in enumerate(tree.body):
         if isinstance(node, ast.Import):
@@ -785,23 +853,35 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
             is_test = node.name.startswith(function_prefixes)
             if not bind(node.name, True):
                 return None
-            params = None
-            if node.decorator_list:
-                if not is_test or len(node.decorator_list) != 1 or not pytest_imported:
-                    return None
-                params = parametrize_shape(node.decorator_list[0])
-                if params is None:
-                    return None
-            if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(node)):
-                return None
             if is_test:
-                a = node.args
-                names = [x.arg for x in a.args]
-                takes_args = bool(names or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg)
-                if params is not None and (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults
-                                           or sorted(names) != sorted(params[0])):
+                entry = test_entry(node, None, False)
+                if entry is None:
                     return None
-                out.append((node.name, params, takes_args))
+                out.append(entry)
+            elif node.decorator_list:
+                if len(node.decorator_list) != 1 or not pytest_imported or not is_fixture_decorator(node.decorator_list[0]):
+                    return None
+                args = plain_args(node.args)
+                if args is None or any(isinstance(sub, ast.Await) for sub in ast.walk(node)):
+                    return None
+                fixtures[node.name] = args
+            elif yields(node):
+                return None
+        elif isinstance(node, ast.ClassDef):
+            if not node.name.startswith(class_prefixes) or node.bases or node.keywords or node.decorator_list or \
+                    not bind(node.name, True):
+                return None
+            methods = set()
+            for j, sub in enumerate(node.body):
+                if j == 0 and isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant) and isinstance(sub.value.value, str):
+                    continue
+                if not isinstance(sub, ast.FunctionDef) or not sub.name.startswith(function_prefixes) or sub.name in methods:
+                    return None
+                methods.add(sub.name)
+                entry = test_entry(sub, node.name, True)
+                if entry is None:
+                    return None
+                out.append(entry)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if node.value is None or not plain_value(node.value):
@@ -812,8 +892,37 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
             pass
         elif not is_main_guard(node):
             return None
-    return out
+    return out, fixtures
 
+
+def fixture_closure(names, fixtures):
+    """Whether every fixture behind names is one the direct runner sets up
+    (the file's own, or one of DIRECT_BUILTIN_FIXTURES under a name the
+    file does not take), with no fixture needing itself."""
+    def args_of(name):
+        if name in fixtures:
+            return fixtures[name]
+        return DIRECT_BUILTIN_ARGS.get(name)
+
+    state = {}
+
+    def ok(name, depth=0):
+        if state.get(name) == 1 or depth > 64:
+            return False  # a cycle (pytest reports it at set-up)
+        if state.get(name) == 2:
+            return True
+        args = args_of(name)
+        if args is None:
+            return False
+        state[name] = 1
+        # request: only pytest's own fixtures get one (the direct runner's
+        # is what they read of it, no more).
+        good = all(a != name and ((a == "request" and name not in fixtures) or (a != "request" and ok(a, depth + 1)))
+                   for a in args)
+        state[name] = 2
+        return good
+
+    return all(n != "request" and ok(n) for n in names)
 
 def parametrize_shape(deco):
     """(argnames, count) of a `pytest.mark.parametrize(NAMES, VALUES)`
@@ -883,28 +992,63 @@ def is_main_guard(node):
 
 def direct_plan(tests, ids, function_prefixes, class_prefixes):
     """How the direct runner runs tests, whose collection gave ids: a list
-    of (id, function name, index of its parameter set or None), one per id
-    in order; None when the file is not of plain shape (test_file_shape),
-    a test without parameters takes arguments (fixtures), or the ids are not
-    exactly its tests in definition order, one per parameter set."""
+    of (id, function name, index of its parameter set or None, test class
+    or None), one per id in order; None when the file is not of plain shape
+    (test_file_shape), a test takes a fixture the direct runner does not
+    set up (fixture_closure) or a parameter that is also a fixture's name,
+    or the ids are not exactly its tests in definition order, one per
+    parameter set."""
     shape = test_file_shape(tests, function_prefixes, class_prefixes)
     if not shape or not ids:
         return None
+    entries, fixtures = shape
+    if any(name in DIRECT_BUILTIN_FIXTURES or name == "request" for name in fixtures):
+        return None  # overriding pytest's own fixture (and perhaps asking for it)
     plan, i = [], 0
-    for name, params, takes_args in shape:
-        base = "test_solution.py::" + name
-        if params is None:
-            if takes_args or i >= len(ids) or ids[i] != base:
+    for name, params, takes_args, cls, argnames in entries:
+        if takes_args:
+            taken = set(params[0]) if params is not None else set()
+            if argnames is None or any(p in fixtures or p in DIRECT_BUILTIN_FIXTURES or p == "request" for p in taken):
                 return None
-            plan.append((ids[i], name, None))
+            if not fixture_closure([a for a in argnames if a not in taken], fixtures):
+                return None
+        base = "test_solution.py::" + (cls + "::" if cls else "") + name
+        if params is None:
+            if i >= len(ids) or ids[i] != base:
+                return None
+            plan.append((ids[i], name, None, cls))
             i += 1
             continue
         for k in range(params[1]):
             if i >= len(ids) or not (ids[i].startswith(base + "[") and ids[i].endswith("]")):
                 return None
-            plan.append((ids[i], name, k))
+            plan.append((ids[i], name, k, cls))
             i += 1
     return plan if i == len(ids) else None
+
+
+# The dunders of a plain class body (what Python puts there itself).
+CLASS_DUNDERS = frozenset(("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__firstlineno__",
+                           "__static_attributes__"))
+
+
+def pytest_fixtures(config):
+    """pytest's own fixtures of DIRECT_BUILTIN_FIXTURES as {name: (function,
+    argnames)}: the last definition of each, where it is pytest's own,
+    unparametrized function under that name (a plugin that overrides one
+    leaves it out, and a file that asks for it goes to pytest)."""
+    fm = config.pluginmanager.get_plugin("funcmanage")
+    out = {}
+    for name, module in DIRECT_BUILTIN_FIXTURES.items():
+        defs = getattr(fm, "_arg2fixturedefs", {}).get(name) or ()
+        fd = defs[-1] if defs else None
+        fn = getattr(fd, "func", None)
+        if fd is None or getattr(fn, "__module__", None) != module or getattr(fn, "__name__", None) != name or \
+                getattr(fd, "baseid", None) != "" or getattr(fd, "params", None) is not None or \
+                tuple(getattr(fd, "argnames", ())) != DIRECT_BUILTIN_ARGS[name]:
+            continue
+        out[name] = (fn, DIRECT_BUILTIN_ARGS[name])
+    return out
 
 
 # The dunders of a module that pytest's collection of it does not read.
@@ -933,16 +1077,21 @@ def make_direct_runner(config, collector):
     import_path and the assertion-rewriting hook import it, from the code
     object of the hook's cached pyc), the warning filters and log handlers
     of each phase, the assertion plugin's comparison explanations, global
-    capture read after every phase, and the failure text from pytest's
+    capture read after every phase, the fixtures (the file's own, and
+    pytest's own functions for tmp_path, capsys and monkeypatch) set up and
+    torn down in pytest's order, and the failure text from pytest's
     Function.repr_failure and TestReport, fed to the same Collector. Each
     test is called with as many frames free below it as pytest's run leaves
     (pad; set_padding, measured once per worker). Anything else goes back
     to pytest: before any test ran (an import that fails, a module that
-    gives pytest more to collect than the plan) run returns None and the
-    child runs pytest's session itself; after (a test that raises an
-    outcome exception, skip, xfail, exit or fail, or another
-    BaseException) it raises Fallback, and the worker runs the file with
-    pytest in a fresh child."""
+    gives pytest more to collect than the plan, a fixture it does not set
+    up) run returns None and the child runs pytest's session itself; after
+    (a test that raises skip, xfail, unittest.SkipTest, exit or
+    KeyboardInterrupt, a fixture that fails) it raises Fallback, and the
+    worker runs the file with pytest in a fresh child.
+    pytest.fail (what pytest.raises raises when nothing was raised),
+    SystemExit and any other BaseException fail the test as pytest's call
+    phase fails it."""
     import inspect
     from pathlib import Path
 
@@ -958,6 +1107,9 @@ def make_direct_runner(config, collector):
     from warnings import warn
     from _pytest.logging import LogCaptureHandler, catching_logs
     from _pytest.warning_types import PytestReturnNotNoneWarning
+    from _pytest.outcomes import Exit, Skipped, XFailed
+    from _pytest.compat import getfuncargnames, is_generator
+    from _pytest.fixtures import FixtureFunctionMarker, getfixturemarker
 
     hook = next((f for f in sys.meta_path if type(f).__name__ == "AssertionRewritingHook"), None)
     if hook is None or config.getoption("importmode") != "prepend":
@@ -973,6 +1125,7 @@ def make_direct_runner(config, collector):
         return None
     fp, cp = prefixes
     test_path = Path(WORK) / "test_solution.py"
+    builtin_fixtures = pytest_fixtures(config)
 
     methods = {"iter_markers": lambda self, name=None: iter(()),
                "iter_markers_with_node": lambda self, name=None: iter(()),
@@ -992,10 +1145,14 @@ def make_direct_runner(config, collector):
         return it
 
     def phase_capture(fn, *args):
+        """fn under the global capture, and the capsys fixture's own where
+        the test has one, as pytest's item_capture runs each phase."""
         capman.resume_global_capture()
+        capman.activate_fixture()
         try:
             return fn(*args)
         finally:
+            capman.deactivate_fixture()
             capman.suspend_global_capture(in_=False)
             capman.read_global_capture()
 
@@ -1020,13 +1177,52 @@ def make_direct_runner(config, collector):
             except BaseException as e:  # noqa: BLE001 - pytest reports it as a collection error
                 raise PytestRuns("the test module did not import: %s" % type(e).__name__)
 
-    def bind_tests(mod, plan):
-        """The function and arguments of each planned test, checked against
-        what pytest would collect from mod."""
-        d = mod.__dict__
-        names = {name for _, name, _ in plan}
+    def module_fixtures(d):
+        """The file's fixtures by name, as (function, argnames): every object
+        in the module that pytest's parsefactories would take for one,
+        each a bare `@pytest.fixture` on a function of the test file."""
+        out = {}
         for name, obj in list(d.items()):
-            if name in names or name in IGNORED_ATTRIBUTES or name in MODULE_DUNDERS:
+            marker = getfixturemarker(obj)
+            if marker is None:
+                continue
+            real = getattr(getattr(obj, "__pytest_wrapped__", None), "obj", None)
+            code = getattr(real, "__code__", None)
+            if type(marker) is not FixtureFunctionMarker or marker.scope != "function" or marker.params is not None or \
+                    marker.autouse or marker.ids is not None or marker.name is not None or type(real) is not FunctionType or \
+                    code is None or code.co_filename != str(test_path) or real.__name__ != name:
+                raise PytestRuns("%s is not a plain fixture of the test file" % name)
+            args = tuple(getfuncargnames(real, name=name, is_method=False))
+            if "request" in args:
+                raise PytestRuns("the fixture %s asks for its request" % name)
+            out[name] = (real, args)
+        return out
+
+    def plain_class(name, obj, methods):
+        """Whether obj, the test class name, holds nothing pytest would
+        read but the planned methods: a fresh instance of it per test is
+        what pytest makes."""
+        if type(obj) is not type or obj.__bases__ != (object,) or obj.__name__ != name:
+            return False
+        for k, v in obj.__dict__.items():
+            if k in methods:
+                code = getattr(v, "__code__", None)
+                if type(v) is not FunctionType or code is None or code.co_filename != str(test_path) or \
+                        not set(v.__dict__) <= {"pytestmark"}:
+                    return False
+            elif k not in CLASS_DUNDERS:
+                return False
+        return True
+
+    def bind_tests(mod, plan):
+        """The function, parameters and fixtures of each planned test,
+        checked against what pytest would collect from mod."""
+        d = mod.__dict__
+        classes = {cls for _, _, _, cls in plan if cls is not None}
+        names = {name for _, name, _, cls in plan if cls is None} | classes
+        fixtures = module_fixtures(d)
+        for name, obj in list(d.items()):
+            if name in names or name in fixtures or name in IGNORED_ATTRIBUTES or name in MODULE_DUNDERS:
                 continue
             # A dunder a star import brought (__getattr__ answers pytest's
             # getattr of the module's __test__), a name pytest reads, or one
@@ -1035,40 +1231,144 @@ def make_direct_runner(config, collector):
                     (name.startswith(fp) and callable(obj)) or (name.startswith(cp) and isinstance(obj, type)) or \
                     safe_getattr(obj, "__test__", False) is True:
                 raise PytestRuns("the module holds %r, which pytest would read" % name)
+        for cls in classes:
+            methods = {name for _, name, _, c in plan if c == cls}
+            if not plain_class(cls, d.get(cls), methods):
+                raise PytestRuns("%s is not a plain test class" % cls)
+        known = dict(builtin_fixtures)
+        for name in fixtures:
+            if name in known:
+                raise PytestRuns("the file's fixture %s overrides pytest's" % name)
+        known.update(fixtures)
         out, values, planned = [], {}, {}
-        for _, name, _ in plan:
-            planned[name] = planned.get(name, 0) + 1
-        for nodeid, name, k in plan:
-            func = d.get(name)
+        for _, name, _, cls in plan:
+            planned[(cls, name)] = planned.get((cls, name), 0) + 1
+        for nodeid, name, k, cls in plan:
+            holder = d.get(cls).__dict__ if cls is not None else d
+            func = holder.get(name)
             code = getattr(func, "__code__", None)
             if type(func) is not FunctionType or code is None or code.co_filename != str(test_path):
                 raise PytestRuns("%s is not the test file's function" % name)
             marks = func.__dict__.get("pytestmark")
+            argnames = tuple(getfuncargnames(func, name=name, cls=d.get(cls) if cls is not None else None))
             if k is None:
                 if marks:
                     raise PytestRuns("%s carries marks" % name)
-                out.append((nodeid, func, {}))
+                params = {}
+            else:
+                if (cls, name) not in values:
+                    if type(marks) is not list or len(marks) != 1 or type(marks[0]) is not Mark or marks[0].name != "parametrize":
+                        raise PytestRuns("%s does not carry one parametrize mark" % name)
+                    m = marks[0]
+                    pnames, argvalues = m.args[0], list(m.args[1])
+                    pnames = split_argnames(pnames) if isinstance(pnames, str) else list(pnames)
+                    sets = []
+                    for v in argvalues:
+                        if isinstance(v, ParameterSet):
+                            raise PytestRuns("%s has a pytest.param" % name)
+                        vals = (v,) if len(pnames) == 1 else v
+                        if len(vals) != len(pnames):
+                            raise PytestRuns("%s has a parameter set of another length" % name)
+                        sets.append(dict(zip(pnames, vals)))
+                    values[(cls, name)] = sets
+                sets = values[(cls, name)]
+                if planned[(cls, name)] != len(sets):
+                    raise PytestRuns("%s has %d parameter sets" % (name, len(sets)))
+                params = sets[k]
+            closure = fixture_order(argnames, params, known)
+            if cls is not None:
+                func = getattr(d[cls](), name)  # pytest's fresh instance per test
+            out.append((nodeid, func, argnames, params, closure))
+        return out, known
+
+    def fixture_order(argnames, params, known):
+        """The names pytest fills for a test, in its order: the closure of
+        argnames over the fixtures' own arguments (getfixtureclosure, the
+        test's parameters not expanded), session-scoped ones first."""
+        names = list(argnames)
+        for name in names:  # grows as it goes, as pytest's closure does
+            if name in params or name == "request":
                 continue
-            if name not in values:
-                if type(marks) is not list or len(marks) != 1 or type(marks[0]) is not Mark or marks[0].name != "parametrize":
-                    raise PytestRuns("%s does not carry one parametrize mark" % name)
-                m = marks[0]
-                argnames, argvalues = m.args[0], list(m.args[1])
-                argnames = split_argnames(argnames) if isinstance(argnames, str) else list(argnames)
-                sets = []
-                for v in argvalues:
-                    if isinstance(v, ParameterSet):
-                        raise PytestRuns("%s has a pytest.param" % name)
-                    vals = (v,) if len(argnames) == 1 else v
-                    if len(vals) != len(argnames):
-                        raise PytestRuns("%s has a parameter set of another length" % name)
-                    sets.append(dict(zip(argnames, vals)))
-                values[name] = sets
-            sets = values[name]
-            if planned[name] != len(sets):
-                raise PytestRuns("%s has %d parameter sets" % (name, len(sets)))
-            out.append((nodeid, func, sets[k]))
-        return out
+            if name not in known:
+                raise PytestRuns("the test asks for the fixture %s" % name)
+            for a in known[name][1]:
+                if a == name:
+                    raise PytestRuns("the fixture %s asks for itself" % name)
+                if a not in names:
+                    names.append(a)
+        if all(n in params or n == "request" for n in names):
+            return []  # no fixture: the setup and teardown phases run no code
+        return sorted(names, key=lambda n: 0 if n == "tmp_path_factory" else 1)
+
+    class Request:
+        """What pytest's own fixtures (tmp_path, capsys) read of the
+        request pytest hands them."""
+
+        scope = "function"
+
+        def __init__(self, item, fixturename):
+            self.config, self.node, self.fixturename = config, item, fixturename
+
+        def raiseerror(self, msg):
+            raise Fallback("fixture %s: %s" % (self.fixturename, str(msg)[:200]))
+
+    def set_up(it, closure, params, known):
+        """The setup phase's fixtures, as pytest's _fillfixtures computes
+        them: each after the fixtures it asks for, each generator's first
+        value. Returns (values, generators in the order they were set up);
+        any error sends the file to pytest (Fallback)."""
+        values, gens, busy = {}, [], set()
+
+        def value(name, asker):
+            if name == "request":
+                return Request(it, asker)
+            if name in params:
+                return params[name]
+            if name in values:
+                return values[name]
+            if name in busy:
+                raise Fallback("fixtures ask for each other")
+            busy.add(name)
+            fn, args = known[name]
+            kwargs = {a: value(a, name) for a in args}
+            try:
+                if is_generator(fn):
+                    gen = fn(**kwargs)
+                    values[name] = next(gen)
+                    gens.append((name, gen))
+                else:
+                    values[name] = fn(**kwargs)
+            except Fallback:
+                raise
+            except BaseException as e:  # noqa: BLE001 - an error at set-up: pytest's run reports it
+                raise Fallback("fixture %s raised %s at set-up" % (name, type(e).__name__))
+            return values[name]
+
+        for name in closure:
+            if name not in params and name != "request":
+                value(name, None)
+        return values, gens
+
+    def tear_down(gens):
+        """The teardown phase: each generator fixture finished, the last set
+        up first; an error, or a second yield, sends the file to pytest."""
+        for name, gen in reversed(gens):
+            try:
+                next(gen)
+            except StopIteration:
+                continue
+            except BaseException as e:  # noqa: BLE001 - an error at teardown: pytest's run reports it
+                raise Fallback("fixture %s raised %s at teardown" % (name, type(e).__name__))
+            raise Fallback("fixture %s yielded twice" % name)
+
+    def in_phase(fn, *args):
+        """fn under the two log handlers pytest's logging plugin puts on
+        the root logger in a setup or teardown phase."""
+        caplog, report_log = log_handlers
+        caplog.reset()
+        report_log.reset()
+        with catching_logs(caplog, level=logs.log_level), catching_logs(report_log, level=logs.log_level):
+            return fn(*args)
 
     def report(nodeid, name, when, outcome, longrepr, dur):
         collector.pytest_runtest_logreport(TestReport(nodeid, ("test_solution.py", 0, name), {}, outcome, longrepr,
@@ -1097,15 +1397,23 @@ def make_direct_runner(config, collector):
             except Fallback:
                 raise
             except Exception as e:
+                if is_skip_test(e):
+                    raise Fallback("the test raised unittest.SkipTest")
                 sys.last_type, sys.last_value, sys.last_traceback = type(e), e, e.__traceback__
                 return ExceptionInfo.from_exc_info((type(e), e, from_test_frame(e.__traceback__)))
-            except BaseException as e:  # noqa: BLE001 - outcomes and exits: pytest's own run reports them
+            except (Exit, KeyboardInterrupt, Skipped, XFailed) as e:
+                # A stop of the session, a skip or an xfail: pytest's own run reports them.
                 raise Fallback("the test raised %s" % type(e).__name__)
+            except BaseException as e:  # noqa: BLE001 - pytest's call phase reports it as a failure
+                # pytest.fail (pytest.raises that saw nothing), SystemExit: a
+                # failed test, as pytest's CallInfo catches it, with no
+                # sys.last_* (pytest_runtest_call keeps those for Exception).
+                return ExceptionInfo.from_exc_info((type(e), e, from_test_frame(e.__traceback__)))
             finally:
                 if clock is not None:
                     clock.leave("tests")
 
-    def run_test(nodeid, func, kwargs):
+    def run_test(nodeid, func, argnames, params, closure, known):
         """One test's setup, call and teardown with their reports; with
         coverage, under the line tracer, set and cleared around it all as
         the Coverage plugin does around pytest's protocol of a test (here,
@@ -1123,6 +1431,13 @@ def make_direct_runner(config, collector):
                 next(proto)
             try:
                 with catch_warnings_for_item(config, config.hook, "runtest", it):
+                    gens = ()
+                    if closure:
+                        _update_current_test_var(it, "setup")
+                        values, gens = phase_capture(in_phase, set_up, it, closure, params, known)
+                        kwargs = {a: values[a] if a in values else params[a] for a in argnames}
+                    else:
+                        kwargs = params
                     _update_current_test_var(it, "call")
                     t = time.perf_counter()
                     excinfo = phase_capture(call_test, nodeid, func, kwargs)
@@ -1132,6 +1447,8 @@ def make_direct_runner(config, collector):
                     else:
                         report(nodeid, name, "call", "failed", it.repr_failure(excinfo), dur)
                     _update_current_test_var(it, "teardown")
+                    if gens:
+                        phase_capture(in_phase, tear_down, gens)
                     report(nodeid, name, "teardown", "passed", None, 0.0)
             finally:
                 _update_current_test_var(it, None)
@@ -1144,6 +1461,19 @@ def make_direct_runner(config, collector):
 
     depth = [0]
     log_handlers = []
+
+    def is_skip_test(e):
+        """Whether e is a unittest.SkipTest, which pytest's unittest plugin
+        turns into a skip (an isinstance that fails: pytest's check would
+        meet the same, so pytest runs the file)."""
+        unittest = sys.modules.get("unittest")
+        if unittest is None:
+            return False
+        try:
+            skip_test = getattr(unittest, "SkipTest")
+            return isinstance(e, skip_test)
+        except BaseException:  # noqa: BLE001 - whatever the program made of unittest
+            return True
 
     def pad(func, kwargs, n=None):
         if n is None:
@@ -1186,11 +1516,12 @@ def make_direct_runner(config, collector):
         tests = bind_tests(mod, plan)
         if phases is not None:
             phases["collected"] = time.process_time_ns()
-        collector.emit({"t": "collected", "names": [nodeid for nodeid, _, _ in plan]})
+        collector.emit({"t": "collected", "names": [entry[0] for entry in plan]})
         map_source_files()
         failed = 0
-        for nodeid, func, kwargs in tests:
-            if not run_test(nodeid, func, kwargs):
+        tests, known = tests
+        for nodeid, func, argnames, params, closure in tests:
+            if not run_test(nodeid, func, argnames, params, closure, known):
                 failed += 1
         return 1 if failed else 0
 

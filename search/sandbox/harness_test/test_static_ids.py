@@ -58,6 +58,7 @@ def test():
 NOT_PLAIN = {
     "decorator": "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_a(x):\n    pass\n",
     "class": "class TestA:\n    def test_a(self):\n        pass\n",
+    "fixture": "import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\ndef test_a(f):\n    pass\n",
     "helper class": "class Helper:\n    pass\n\ndef test_a():\n    pass\n",
     "generator test": "def test_a():\n    yield 1\n",
     "async test": "async def test_a():\n    pass\n",
