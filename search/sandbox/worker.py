@@ -829,8 +829,7 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
             if not names or names[0] != "self":
                 return None
             names = names[1:]
-        takes_args = bool(a.args or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg) if not method else \
-            names is None or bool(names)
+        takes_args = names is None or bool(names)
         if params is not None and (names is None or not set(params[0]) <= set(names)):
             return None
         return (node.name, params, takes_args, cls, names)
@@ -1177,6 +1176,11 @@ def make_direct_runner(config, collector):
             except BaseException as e:  # noqa: BLE001 - pytest reports it as a collection error
                 raise PytestRuns("the test module did not import: %s" % type(e).__name__)
 
+    def test_file_function(obj):
+        """Whether obj is a plain function whose code is the test file's."""
+        code = getattr(obj, "__code__", None)
+        return type(obj) is FunctionType and code is not None and code.co_filename == str(test_path)
+
     def module_fixtures(d):
         """The file's fixtures by name, as (function, argnames): every object
         in the module that pytest's parsefactories would take for one,
@@ -1187,10 +1191,9 @@ def make_direct_runner(config, collector):
             if marker is None:
                 continue
             real = getattr(getattr(obj, "__pytest_wrapped__", None), "obj", None)
-            code = getattr(real, "__code__", None)
             if type(marker) is not FixtureFunctionMarker or marker.scope != "function" or marker.params is not None or \
-                    marker.autouse or marker.ids is not None or marker.name is not None or type(real) is not FunctionType or \
-                    code is None or code.co_filename != str(test_path) or real.__name__ != name:
+                    marker.autouse or marker.ids is not None or marker.name is not None or \
+                    not test_file_function(real) or real.__name__ != name:
                 raise PytestRuns("%s is not a plain fixture of the test file" % name)
             args = tuple(getfuncargnames(real, name=name, is_method=False))
             if "request" in args:
@@ -1206,9 +1209,7 @@ def make_direct_runner(config, collector):
             return False
         for k, v in obj.__dict__.items():
             if k in methods:
-                code = getattr(v, "__code__", None)
-                if type(v) is not FunctionType or code is None or code.co_filename != str(test_path) or \
-                        not set(v.__dict__) <= {"pytestmark"}:
+                if not test_file_function(v) or not set(v.__dict__) <= {"pytestmark"}:
                     return False
             elif k not in CLASS_DUNDERS:
                 return False
@@ -1246,8 +1247,7 @@ def make_direct_runner(config, collector):
         for nodeid, name, k, cls in plan:
             holder = d.get(cls).__dict__ if cls is not None else d
             func = holder.get(name)
-            code = getattr(func, "__code__", None)
-            if type(func) is not FunctionType or code is None or code.co_filename != str(test_path):
+            if not test_file_function(func):
                 raise PytestRuns("%s is not the test file's function" % name)
             marks = func.__dict__.get("pytestmark")
             argnames = tuple(getfuncargnames(func, name=name, cls=d.get(cls) if cls is not None else None))
@@ -1513,13 +1513,12 @@ def make_direct_runner(config, collector):
         # root logger in each phase: made once per run, emptied per test.
         log_handlers[:] = [LogCaptureHandler(), LogCaptureHandler()]
         mod = phase_capture(load, code)
-        tests = bind_tests(mod, plan)
+        tests, known = bind_tests(mod, plan)
         if phases is not None:
             phases["collected"] = time.process_time_ns()
         collector.emit({"t": "collected", "names": [entry[0] for entry in plan]})
         map_source_files()
         failed = 0
-        tests, known = tests
         for nodeid, func, argnames, params, closure in tests:
             if not run_test(nodeid, func, argnames, params, closure, known):
                 failed += 1
