@@ -109,7 +109,46 @@ def test_add():
 		{Name: "edge/thread-and-generator", Program: "import threading\n\ndef gen(a, b):\n    yield a\n    yield b\n\n" +
 			"def add(a, b):\n    out = []\n    t = threading.Thread(target=lambda: out.append(sum(gen(a, b))))\n    t.start()\n    t.join()\n    return out[0]\n", Tests: addTests},
 		{Name: "edge/fixture-argument", Program: add, Tests: "from solution import add\n\n\ndef test_add(tmp_path):\n    assert add(1, 2) == 3\n"},
-	}, directFixtureSuites()...)
+	}, append(directFixtureSuites(), directFailureTextSuites()...)...)
+}
+
+// directFailureTextSuites are failures whose text the direct runner writes
+// itself (short_failure_text in worker.py) or must leave to pytest's
+// formatter: program frames, multi-line statements, an exception with a
+// multi-line message, hidden frames, frames of other files, a moved working
+// directory, a source file the program tries to change or removes, code run
+// with the program's file name, characters that split a line, an exception
+// group, implicit and suppressed chains, methods of test classes.
+func directFailureTextSuites() []Suite {
+	addTests := "from solution import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n"
+	return []Suite{
+		{Name: "edge/text-deep-program-frames", Program: "def div(a, b):\n    return a / b\n\nhalf = lambda a: div(a, 0)\n\ndef add(a, b):\n    return half(a) + b\n", Tests: addTests},
+		{Name: "edge/text-continuation-line", Program: "def add(a, b):\n    return {'a': a}[\n        b]\n",
+			Tests: "from solution import add\n\n\ndef test_add():\n    assert add(\n        1, 2) == 3\n"},
+		{Name: "edge/text-multi-line-message", Program: "def add(a, b):\n    raise ValueError('one\\ntwo\\n\\nthree  ')\n", Tests: addTests},
+		{Name: "edge/text-empty-message", Program: "def add(a, b):\n    raise AssertionError()\n", Tests: addTests},
+		{Name: "edge/text-line-separator-in-message", Program: "def add(a, b):\n    raise KeyError('a\\u2028b\\x0cc')\n", Tests: addTests},
+		{Name: "edge/text-tracebackhide-local", Program: "def add(a, b):\n    __tracebackhide__ = True\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-tracebackhide-callable", Program: "def add(a, b):\n    __tracebackhide__ = lambda e: False\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-tracebackhide-global", Program: "__tracebackhide__ = True\n\ndef add(a, b):\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-stdlib-frames", Program: "import json\n\ndef add(a, b):\n    return json.loads('{' + str(a))\n", Tests: addTests},
+		{Name: "edge/text-chdir", Program: "import os\n\ndef add(a, b):\n    os.chdir('/')\n    return a - b\n", Tests: addTests},
+		{Name: "edge/text-form-feed-before", Program: "def add(a, b):\n    x = '\x0c'\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-form-feed-after", Program: "def add(a, b):\n    return a / 0\n\ny = '\x0c'\n", Tests: addTests},
+		{Name: "edge/text-tab-indent", Program: "def add(a, b):\n\tif a:\n\t\treturn a / 0\n\treturn b\n", Tests: addTests},
+		{Name: "edge/text-file-rewritten", Program: "def add(a, b):\n    with open(__file__, 'w') as f:\n        f.write('# gone\\n' * 5)\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-file-shortened", Program: "def add(a, b):\n    with open(__file__, 'w') as f:\n        f.write('')\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-file-removed", Program: "import os\n\ndef add(a, b):\n    os.remove(__file__)\n    return a / 0\n", Tests: addTests},
+		{Name: "edge/text-exec-with-program-name", Program: "def add(a, b):\n    exec(compile('\\n\\n\\n\\n\\n\\n1 / 0', __file__, 'exec'))\n", Tests: addTests},
+		{Name: "edge/text-exception-group", Program: "def add(a, b):\n    raise ExceptionGroup('two', [ValueError(a), TypeError(b)])\n", Tests: addTests},
+		{Name: "edge/text-implicit-chain", Program: "def add(a, b):\n    try:\n        return {}[a]\n    except KeyError:\n        return a / 0\n", Tests: addTests},
+		{Name: "edge/text-suppressed-chain", Program: "def add(a, b):\n    try:\n        return {}[a]\n    except KeyError:\n        raise ValueError('no') from None\n", Tests: addTests},
+		{Name: "edge/text-recursion", Program: "def add(a, b):\n    return add(a, b) + 1\n", Tests: addTests},
+		{Name: "edge/text-class-method", Program: "def add(a, b):\n    return a - b\n",
+			Tests: "from solution import add\n\n\nclass TestAdd:\n    def test_add(self):\n        assert add(1, 2) == 3\n\n    def test_raises(self):\n        add(1, None)\n"},
+		{Name: "edge/text-assert-message", Program: "def add(a, b):\n    return a - b\n",
+			Tests: "from solution import add\n\n\ndef test_add():\n    # why\n    assert add(1, 2) == 3, 'add is off\\nby one'  # trailing comment\n"},
+	}
 }
 
 // directFixtureSuites are pairs whose tests take fixtures or are methods

@@ -556,6 +556,97 @@ def pause_clock_in_explanations(collector, rewrite=None):
             setattr(rewrite, name, paused(fn))
 
 
+# Characters that str.splitlines breaks a line at besides "\n" (and "\r",
+# which the universal-newline read of a source file leaves none of): pytest
+# splits a frame's source with splitlines after joining it, so a line with
+# one of these is not the line at its index any more.
+SPLITLINES_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+class ShortFailure:
+    """A failing test's --tb=short text, as pytest's ExceptionChainRepr
+    would write it (toterminal), with its crash location (reprcrash, what
+    the short summary shows)."""
+
+    __slots__ = ("text", "reprcrash")
+
+    def __init__(self, text, reprcrash):
+        self.text, self.reprcrash = text, reprcrash
+
+    def toterminal(self, tw):
+        tw.write(self.text)
+
+
+def short_failure_text(excinfo, func, workdir):
+    """pytest's --tb=short text of the failure excinfo of the test function
+    func, without pytest's formatting machinery (FormattedExcinfo, its
+    statement ranges, TerminalWriter): a failing test's text costs a run's
+    child about 5 ms and 150 page faults that way, most of its reporting.
+    None for every shape whose text could differ from pytest's, which then
+    writes it: a chained exception, a RecursionError (pytest looks for the
+    recursion), an exception group, pytest.fail(pytrace=False), a frame of
+    any other file than workdir's two, a frame with __tracebackhide__ (or
+    namespaces that are not plain dicts), a traceback that does not start
+    at the test function, a frame whose line pytest would not find as is
+    (a blank or comment line, outside its function, a file with a character
+    that splitlines breaks at), a working directory that moved (pytest then
+    writes absolute paths). The source is read as inspect.findsource reads
+    it for pytest (linecache, checked against the file first).
+
+    What pytest writes, for these shapes (FormattedExcinfo.repr_traceback
+    with style short after Function._prunetraceback, ReprEntry.toterminal):
+    for each frame "<file>:<line>: in <name>", its source line stripped
+    behind four spaces; after the last, each line of the exception's
+    exconly(tryshort=True) behind "E   "."""
+    import linecache
+
+    from _pytest.outcomes import Failed
+
+    e = excinfo.value
+    if isinstance(e, (RecursionError, BaseExceptionGroup)) or (isinstance(e, Failed) and not e.pytrace):
+        return None
+    if e.__cause__ is not None or (e.__context__ is not None and not e.__suppress_context__):
+        return None
+    try:
+        if os.getcwd() != workdir:
+            return None
+    except OSError:
+        return None
+    code0 = getattr(getattr(func, "__func__", func), "__code__", None)
+    t = excinfo.tb
+    if t is None or t.tb_frame.f_code is not code0:
+        return None
+    out = []
+    last = None
+    while t is not None:
+        frame = t.tb_frame
+        code = frame.f_code
+        fn = code.co_filename
+        if type(fn) is not str or os.path.dirname(fn) != workdir or not os.path.exists(fn):
+            return None
+        loc, glob = frame.f_locals, frame.f_globals
+        if type(loc) is not dict or type(glob) is not dict or "__tracebackhide__" in loc or "__tracebackhide__" in glob:
+            return None
+        lineno = t.tb_lineno
+        first = code.co_firstlineno - 1
+        if type(lineno) is not int or lineno < 1 or first < 0 or first > lineno - 1:
+            return None
+        linecache.checkcache(fn)
+        lines = linecache.getlines(fn)
+        if lineno > len(lines):
+            return None
+        src = lines[lineno - 1].strip()
+        if not src or src.startswith("#") or any(c in line for line in lines[first:lineno] for c in SPLITLINES_BREAKS):
+            return None
+        name = code.co_name.split("\n", 1)[0]
+        out.append("%s:%d: in %s\n    %s\n" % (os.path.basename(fn), lineno, name, src))
+        last = (fn, lineno)
+        t = t.tb_next
+    exconly = excinfo.exconly(tryshort=True)
+    out.extend("E   %s\n" % line for line in exconly.split("\n"))
+    return "".join(out), last[0], last[1], exconly
+
+
 def statement_range_memo(original):
     """original (pytest's getstatementrange_ast), answering a repeat from
     the first call: the answer is a function of the file's lines, the line
@@ -1108,7 +1199,9 @@ def make_direct_runner(config, collector):
     from _pytest.warning_types import PytestReturnNotNoneWarning
     from _pytest.outcomes import Exit, Skipped, XFailed
     from _pytest.compat import getfuncargnames, is_generator
-    from _pytest.fixtures import FixtureFunctionMarker, getfixturemarker
+    from _pytest.fixtures import FixtureFunctionMarker, FixtureLookupError, getfixturemarker
+    from _pytest.config import ConftestImportFailure
+    from _pytest._code.code import ReprFileLocation
 
     hook = next((f for f in sys.meta_path if type(f).__name__ == "AssertionRewritingHook"), None)
     if hook is None or config.getoption("importmode") != "prepend":
@@ -1370,6 +1463,22 @@ def make_direct_runner(config, collector):
         with catching_logs(caplog, level=logs.log_level), catching_logs(report_log, level=logs.log_level):
             return fn(*args)
 
+    # pytest's --tb=short text written here for the shapes short_failure_text
+    # knows, when pytest's options are those it writes for.
+    short_text = (config.getoption("tbstyle", "auto") == "short" and not config.getoption("fulltrace", False)
+                  and not config.getoption("showlocals", False))
+
+    def failure_repr(it, excinfo):
+        """What Function.repr_failure returns for excinfo, or a ShortFailure
+        with the same text and crash location."""
+        if short_text and str(config.invocation_params.dir) == WORK and \
+                not isinstance(excinfo.value, (FixtureLookupError, ConftestImportFailure)):
+            fast = short_failure_text(excinfo, it.obj, WORK)
+            if fast is not None:
+                text, path, lineno, exconly = fast
+                return ShortFailure(text, ReprFileLocation(path, lineno, exconly))
+        return it.repr_failure(excinfo)
+
     def report(nodeid, name, when, outcome, longrepr, dur):
         collector.pytest_runtest_logreport(TestReport(nodeid, ("test_solution.py", 0, name), {}, outcome, longrepr,
                                                       when, (), dur))
@@ -1445,7 +1554,7 @@ def make_direct_runner(config, collector):
                     if excinfo is None:
                         report(nodeid, name, "call", "passed", None, dur)
                     else:
-                        report(nodeid, name, "call", "failed", it.repr_failure(excinfo), dur)
+                        report(nodeid, name, "call", "failed", failure_repr(it, excinfo), dur)
                     _update_current_test_var(it, "teardown")
                     if gens:
                         phase_capture(in_phase, tear_down, gens)
@@ -2703,7 +2812,9 @@ def hook_spec(ctx, pyc_path):
     helpers |= {id(c) for c in extended}
     g["keep"].extend(extended)
     pytest_mods = [m for n, m in list(sys.modules.items()) if n == "_pytest" or n.startswith("_pytest.")]
-    tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging])
+    # short_failure_text reads a failing test's frames where pytest's
+    # formatting would.
+    tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging]) | code_ids([short_failure_text])
     return {
         "prefixes": trusted_code_prefixes(),
         "names": [os.path.join(WORK, "test_solution.py")],
