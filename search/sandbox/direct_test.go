@@ -143,6 +143,7 @@ func directFailureTextSuites() []Suite {
 		{Name: "edge/text-exception-group", Program: "def add(a, b):\n    raise ExceptionGroup('two', [ValueError(a), TypeError(b)])\n", Tests: addTests},
 		{Name: "edge/text-implicit-chain", Program: "def add(a, b):\n    try:\n        return {}[a]\n    except KeyError:\n        return a / 0\n", Tests: addTests},
 		{Name: "edge/text-suppressed-chain", Program: "def add(a, b):\n    try:\n        return {}[a]\n    except KeyError:\n        raise ValueError('no') from None\n", Tests: addTests},
+		{Name: "edge/text-str-counts-its-calls", Program: "class Odd(Exception):\n    n = 0\n\n    def __str__(self):\n        Odd.n += 1\n        return 'call %d' % Odd.n\n\ndef add(a, b):\n    raise Odd()\n", Tests: addTests},
 		{Name: "edge/text-recursion", Program: "def add(a, b):\n    return add(a, b) + 1\n", Tests: addTests},
 		{Name: "edge/text-class-method", Program: "def add(a, b):\n    return a - b\n",
 			Tests: "from solution import add\n\n\nclass TestAdd:\n    def test_add(self):\n        assert add(1, 2) == 3\n\n    def test_raises(self):\n        add(1, None)\n"},

@@ -585,7 +585,7 @@ def short_failure_text(excinfo, func, workdir):
     None for every shape whose text could differ from pytest's, which then
     writes it: a chained exception, a RecursionError (pytest looks for the
     recursion), an exception group, pytest.fail(pytrace=False), a frame of
-    any other file than workdir's two, a frame with __tracebackhide__ (or
+    a file outside workdir (or gone from it), a frame with __tracebackhide__ (or
     namespaces that are not plain dicts), a traceback that does not start
     at the test function, a frame whose line pytest would not find as is
     (a blank or comment line, outside its function, a file with a character
@@ -642,9 +642,10 @@ def short_failure_text(excinfo, func, workdir):
         out.append("%s:%d: in %s\n    %s\n" % (os.path.basename(fn), lineno, name, src))
         last = (fn, lineno)
         t = t.tb_next
-    exconly = excinfo.exconly(tryshort=True)
-    out.extend("E   %s\n" % line for line in exconly.split("\n"))
-    return "".join(out), last[0], last[1], exconly
+    out.extend("E   %s\n" % line for line in excinfo.exconly(tryshort=True).split("\n"))
+    # pytest asks for the exception's text twice, for the traceback and then
+    # for the crash line: so does this, for a __str__ that counts its calls.
+    return "".join(out), last[0], last[1], excinfo.exconly(tryshort=True)
 
 
 def statement_range_memo(original):
