@@ -17,8 +17,9 @@
 #       neither a look-alike nor a call laundered through C callables
 #       (functools.partial, map, weakref callbacks) passes; gi_frame,
 #       cr_frame, ag_frame and sys._current_frames never. In the pytest
-#       harness ("pytest" mode) pytest's own traceback code may also read
-#       frames while no untrusted code is on the stack; in the recheck
+#       harness ("pytest" mode) pytest's own traceback code, and the direct
+#       runner's writer of the same text (worker.py's short_failure_text),
+#       may also read frames while no untrusted code is on the stack; in the recheck
 #       harness nothing else may.
 #     - sys.settrace/sys.setprofile in the main thread (a tracer sees every
 #       frame), except the pytest harness's coverage tracer;
