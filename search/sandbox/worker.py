@@ -1465,15 +1465,15 @@ def make_direct_runner(config, collector):
             return fn(*args)
 
     # pytest's --tb=short text written here for the shapes short_failure_text
-    # knows, when pytest's options are those it writes for.
+    # knows, when pytest's options are those it writes for and pytest started
+    # in the run folder (as the test file's folder, fixed once the worker runs).
     short_text = (config.getoption("tbstyle", "auto") == "short" and not config.getoption("fulltrace", False)
-                  and not config.getoption("showlocals", False))
+                  and not config.getoption("showlocals", False) and str(config.invocation_params.dir) == WORK)
 
     def failure_repr(it, excinfo):
         """What Function.repr_failure returns for excinfo, or a ShortFailure
         with the same text and crash location."""
-        if short_text and str(config.invocation_params.dir) == WORK and \
-                not isinstance(excinfo.value, (FixtureLookupError, ConftestImportFailure)):
+        if short_text and not isinstance(excinfo.value, (FixtureLookupError, ConftestImportFailure)):
             fast = short_failure_text(excinfo, it.obj, WORK)
             if fast is not None:
                 text, path, lineno, exconly = fast
