@@ -808,23 +808,73 @@ PYTEST_NAMES = frozenset(("pytestmark", "pytest_plugins", "__test__", "collect_i
                           "setup_function", "teardown_function"))
 
 
-def static_test_ids(tests, function_prefixes, class_prefixes):
+def static_test_ids(tests, function_prefixes, class_prefixes, parameter_ids=None):
     """The node ids pytest collects from tests with a stand-in for the
     program, read from the file's syntax alone; None when they might depend
     on anything else, and the file is then collected. Only a file of plain
-    shape qualifies (test_file_shape) with no fixtures, classes or
-    parametrized tests: executing such a file runs no code of the program
-    and cannot fail but at an import, and pytest collects exactly its
-    functions with a test prefix, in definition order, one id each. An
-    import that fails makes every run's collection fail, where the ids are
-    not compared."""
+    shape qualifies (test_file_shape): executing such a file runs no code
+    of the program and cannot fail but at an import, and pytest collects
+    exactly its test functions and the test methods of its classes, in
+    definition order, one id each, or one per parameter set for a test
+    under `@pytest.mark.parametrize`. The file's own fixtures change no id.
+    A parametrized test's ids come from parameter_ids(argnames, values,
+    nodeid, name) (make_static_ids: pytest's own id maker), and only where
+    every value is a literal and no `ids=` is given; without
+    parameter_ids, a file with a parametrized test is collected. An import
+    that fails makes every run's collection fail, where the ids are not
+    compared."""
+    import ast
+
     shape = test_file_shape(tests, function_prefixes, class_prefixes)
     if shape is None:
         return None
-    entries, fixtures = shape
-    if fixtures or any(params is not None or cls is not None for _, params, _, cls, _ in entries):
+    out = []
+    for name, params, _, cls, _ in shape[0]:
+        base = "test_solution.py::" + (cls + "::" if cls else "") + name
+        if params is None:
+            out.append(base)
+            continue
+        deco = params[2]
+        if parameter_ids is None or deco.keywords:
+            return None
+        names_node, values_node = deco.args
+        if isinstance(values_node, ast.Name) or any(isinstance(e, ast.Name) for e in values_node.elts):
+            return None  # a value bound elsewhere (perhaps the program's)
+        try:
+            argnames = ast.literal_eval(names_node)
+            values = ast.literal_eval(values_node)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        ids = parameter_ids(argnames, values, base, name)
+        if ids is None or len(ids) != params[1]:
+            return None
+        out.extend("%s[%s]" % (base, i) for i in ids)
+    return out
+
+
+def make_parameter_ids(config):
+    """ids(argnames, values, nodeid, name): the ids pytest's Metafunc gives
+    the parameter sets of `@pytest.mark.parametrize(argnames, values)` (no
+    `ids=`), through pytest's own ParameterSet and IdMaker under this
+    session's config; None where pytest would fail the parametrization or
+    this pytest lacks those pieces."""
+    try:
+        from _pytest.mark.structures import ParameterSet
+        from _pytest.python import IdMaker
+    except ImportError:
         return None
-    return ["test_solution.py::" + name for name, _, _, _, _ in entries]
+
+    def ids(argnames, values, nodeid, name):
+        try:
+            names, sets = ParameterSet._for_parametrize(argnames, values, None, config, nodeid)
+            if not sets or any(len(ps.values) != len(names) or ps.marks or ps.id is not None for ps in sets):
+                return None
+            got = IdMaker(names, sets, None, None, config, nodeid, name).make_unique_parameterset_ids()
+        except BaseException:  # noqa: BLE001 - pytest's failure of the parametrization: collected as usual
+            return None
+        return got if all(type(i) is str for i in got) else None
+
+    return ids
 
 
 # pytest's own fixtures the direct runner sets up, with pytest's own fixture
@@ -862,7 +912,8 @@ def is_fixture_decorator(deco):
 def test_file_shape(tests, function_prefixes, class_prefixes):
     """A file of plain shape as (entries, fixtures), None when it is not of
     that shape. entries are its tests in definition order as (name, params,
-    takes_args, cls, argnames): params is None, or (argnames, count) for a
+    takes_args, cls, argnames): params is None, or (argnames, count,
+    decorator node) for a
     test under one `@pytest.mark.parametrize(NAMES, [v1, v2, ...])` whose
     names are a literal and whose values are a list or tuple display of
     count entries (none a pytest.param); takes_args says whether the
@@ -913,6 +964,7 @@ def test_file_shape(tests, function_prefixes, class_prefixes):
             params = parametrize_shape(node.decorator_list[0])
             if params is None:
                 return None
+            params += (node.decorator_list[0],)
         if yields(node):
             return None
         a = node.args
@@ -1705,12 +1757,14 @@ def measure_room(ctx, direct):
 
 def make_static_ids(config):
     """ids(tests): static_test_ids under this session's python_functions and
-    python_classes, or None (always, when a prefix is a glob)."""
+    python_classes, with pytest's own ids of parameter sets, or None
+    (always, when a prefix is a glob)."""
     prefixes = plain_prefixes(config)
     if prefixes is None:
         return lambda tests: None
     fp, cp = prefixes
-    return lambda tests: static_test_ids(tests, fp, cp)
+    parameter_ids = make_parameter_ids(config)
+    return lambda tests: static_test_ids(tests, fp, cp, parameter_ids)
 
 
 def plain_prefixes(config):

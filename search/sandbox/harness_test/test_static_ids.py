@@ -53,12 +53,82 @@ def test():
     "inert dunders": "__all__ = ['test_a']\n__version__ = '1.0'\n\ndef test_a():\n    pass\n",
     "empty": "",
     "unicode names": "from solution import add\n\ndef test_ünïcode():\n    assert add(1, 1) == 2\n",
+    "class": "class TestA:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n",
+    "classes and functions in definition order": '''import pytest
+
+
+def test_first():
+    pass
+
+
+class TestMiddle:
+    """Doc."""
+
+    @pytest.mark.parametrize("x", [1, 2])
+    def test_m(self, x):
+        pass
+
+
+def test_last():
+    pass
+
+
+class TestEnd:
+    def test_e(self):
+        pass
+''',
+    "fixture": "import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\n@pytest.fixture()\ndef g(f, tmp_path):\n"
+               "    yield f\n\ndef test_a(f, g):\n    pass\n",
+    "parametrize ints": "import pytest\n\n@pytest.mark.parametrize('x', [1, -2, 0, 7])\ndef test_a(x):\n    pass\n",
+    "parametrize several names": '''import pytest
+
+
+@pytest.mark.parametrize("a, b, expected", [(1, 2, 3), (-1, 1, 0), (2.5, 0.5, 3.0), (None, True, False)])
+def test_add(a, b, expected):
+    pass
+
+
+@pytest.mark.parametrize(("s", "n"), [("abc", 3), ("", 0), ("héllo wörld", 11), ("tab\\tnew\\nline", 2)])
+def test_len(s, n):
+    pass
+''',
+    "parametrize duplicates and containers": '''import pytest
+
+
+@pytest.mark.parametrize("x", [1, 1, "1", [1, 2], (3,), {"k": 1}, {4}, b"by\\xfftes", 1j, -0.0, 1e400])
+def test_a(x):
+    pass
+
+
+@pytest.mark.parametrize(["y"], [(1,), ("a",)])
+def test_b(y):
+    pass
+
+
+@pytest.mark.parametrize("z", ((1, 2), (3, 4)))
+def test_c(z):
+    pass
+''',
+    "parametrize and fixtures": "import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\n"
+                                "@pytest.mark.parametrize('x', ['a', 'b'])\ndef test_a(f, x, tmp_path):\n    pass\n",
+    "odd strings": "import pytest\n\n@pytest.mark.parametrize('s', ['xxx', 'a b', '::', '[1]', '\\x00', 'ß', '😀', ''])\n"
+                   "def test_a(s):\n    pass\n",
 }
 
 NOT_PLAIN = {
-    "decorator": "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_a(x):\n    pass\n",
-    "class": "class TestA:\n    def test_a(self):\n        pass\n",
-    "fixture": "import pytest\n\n@pytest.fixture\ndef f():\n    return 1\n\ndef test_a(f):\n    pass\n",
+    "other decorator": "import pytest\n\n@pytest.mark.skip\ndef test_a():\n    pass\n",
+    "parametrize over a name": "import pytest\nCASES = [1, 2]\n\n@pytest.mark.parametrize('x', CASES)\ndef test_a(x):\n    pass\n",
+    "parametrize over the program's name": "import pytest\nfrom solution import *\n\n@pytest.mark.parametrize('x', [VALUE, 2])\n"
+                                           "def test_a(x):\n    pass\n",
+    "parametrize with ids": "import pytest\n\n@pytest.mark.parametrize('x', [1, 2], ids=['a', 'b'])\ndef test_a(x):\n    pass\n",
+    "parametrize with a call": "import pytest\n\n@pytest.mark.parametrize('x', [len('ab')])\ndef test_a(x):\n    pass\n",
+    "parametrize with too few values": "import pytest\n\n@pytest.mark.parametrize('a, b', [(1, 2), (3,)])\n"
+                                      "def test_a(a, b):\n    pass\n",
+    "parametrize of a name the test lacks": "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_a(y):\n    pass\n",
+    "class with a base": "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+    "class with a helper": "class TestA:\n    def helper(self):\n        pass\n\n    def test_a(self):\n        pass\n",
+    "class with __init__": "class TestA:\n    def __init__(self):\n        pass\n\n    def test_a(self):\n        pass\n",
+    "fixture with a scope": "import pytest\n\n@pytest.fixture(scope='module')\ndef f():\n    return 1\n\ndef test_a(f):\n    pass\n",
     "helper class": "class Helper:\n    pass\n\ndef test_a():\n    pass\n",
     "generator test": "def test_a():\n    yield 1\n",
     "async test": "async def test_a():\n    pass\n",
@@ -88,8 +158,12 @@ NOT_PLAIN = {
 
 
 @pytest.fixture
-def static_ids(worker):
-    return lambda src: worker["static_test_ids"](src, ("test",), ("Test",))
+def static_ids(worker, pytester):
+    """static_test_ids as the worker calls it: parameter sets' ids from
+    pytest's own id maker under a session's config."""
+    ids = worker["make_parameter_ids"](pytester.parseconfigure("-p", "no:cacheprovider"))
+    assert ids is not None
+    return lambda src: worker["static_test_ids"](src, ("test",), ("Test",), ids)
 
 
 @pytest.mark.parametrize("name", sorted(PLAIN))
@@ -101,6 +175,14 @@ def test_plain_files_match_pytest(static_ids, pytester, name):
     pytester.syspathinsert()
     items, _ = pytester.inline_genitems("-p", "no:cacheprovider", "test_solution.py")
     assert ids == [it.nodeid for it in items]
+
+
+def test_parametrized_files_need_the_id_maker(worker):
+    """Without pytest's id maker a parametrized file is collected; classes
+    and fixtures are still read from the text."""
+    assert worker["static_test_ids"](PLAIN["parametrize ints"], ("test",), ("Test",)) is None
+    assert worker["static_test_ids"](PLAIN["class"], ("test",), ("Test",)) == [
+        "test_solution.py::TestA::test_a", "test_solution.py::TestA::test_b"]
 
 
 @pytest.mark.parametrize("name", sorted(NOT_PLAIN))
