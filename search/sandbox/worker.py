@@ -867,6 +867,8 @@ def make_parameter_ids(config):
     def ids(argnames, values, nodeid, name):
         try:
             names, sets = ParameterSet._for_parametrize(argnames, values, None, config, nodeid)
+            if "request" in names:
+                return None  # Metafunc.parametrize fails it
             if not sets or any(len(ps.values) != len(names) or ps.marks or ps.id is not None for ps in sets):
                 return None
             got = IdMaker(names, sets, None, None, config, nodeid, name).make_unique_parameterset_ids()

@@ -124,6 +124,7 @@ NOT_PLAIN = {
     "parametrize with a call": "import pytest\n\n@pytest.mark.parametrize('x', [len('ab')])\ndef test_a(x):\n    pass\n",
     "parametrize with too few values": "import pytest\n\n@pytest.mark.parametrize('a, b', [(1, 2), (3,)])\n"
                                       "def test_a(a, b):\n    pass\n",
+    "parametrize of request": "import pytest\n\n@pytest.mark.parametrize('request', [1])\ndef test_a(request):\n    pass\n",
     "parametrize of a name the test lacks": "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_a(y):\n    pass\n",
     "class with a base": "import unittest\n\nclass TestA(unittest.TestCase):\n    def test_a(self):\n        pass\n",
     "class with a helper": "class TestA:\n    def helper(self):\n        pass\n\n    def test_a(self):\n        pass\n",
