@@ -838,9 +838,8 @@ def static_test_ids(tests, function_prefixes, class_prefixes, parameter_ids=None
         if parameter_ids is None or deco.keywords:
             return None
         names_node, values_node = deco.args
-        if isinstance(values_node, ast.Name) or any(isinstance(e, ast.Name) for e in values_node.elts):
-            return None  # a value bound elsewhere (perhaps the program's)
         try:
+            # A name (perhaps the program's) or a call is no literal: refused here.
             argnames = ast.literal_eval(names_node)
             values = ast.literal_eval(values_node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
