@@ -296,3 +296,35 @@ func TestProgramBudget(t *testing.T) {
 	}
 	t.Logf("zeroer: %s after %.1f ms of CPU: %s", ex.Status, ex.CPUMS, firstLine(ex.Feedback))
 }
+
+// TestImportErrorTextUnderBudget: counting the program's import on its
+// budget wraps solution.py's loader; the text of an error at import is the
+// same as without a budget (as pytest shows it after a plain import: no
+// frame of importlib or of the harness).
+func TestImportErrorTextUnderBudget(t *testing.T) {
+	p := ownPool(t, Options{Workers: 1})
+	ctx := context.Background()
+	program := "def popcount(n):\n    return bin(n).count('1')\n\nraise ValueError('boom at import')\n"
+	plain, err := p.RunWith(ctx, program, popcount.Test, corpus.RunOptions{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget, err := p.RunWith(ctx, program, popcount.Test, corpus.RunOptions{Timeout: 10 * time.Second, CPU: 5 * time.Second, ProgramCPU: 4 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Status != corpus.StatusLoadError || budget.Status != plain.Status {
+		t.Fatalf("statuses %s, %s: want load_error twice", plain.Status, budget.Status)
+	}
+	if budget.Feedback != plain.Feedback {
+		t.Errorf("under a budget the text differs:\n%s\nwithout one:\n%s", budget.Feedback, plain.Feedback)
+	}
+	for _, bad := range []string{"worker.py", "<frozen importlib", "exec_module"} {
+		if strings.Contains(budget.Feedback, bad) {
+			t.Errorf("the text shows %q:\n%s", bad, budget.Feedback)
+		}
+	}
+	if !strings.Contains(budget.Feedback, "boom at import") {
+		t.Errorf("the text lacks the program's error:\n%s", budget.Feedback)
+	}
+}

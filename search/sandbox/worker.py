@@ -43,8 +43,11 @@ if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
 import builtins
 import gc
 import hashlib
+import fcntl
 import hmac
+import inspect
 import json
+import marshal
 import mmap
 import resource
 import select
@@ -56,6 +59,8 @@ import struct
 import tempfile
 import threading
 import time
+import types
+import warnings as _warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CFG = json.loads(sys.argv[1])
@@ -371,31 +376,123 @@ class ProgramClock:
                 pass
 
 
-def count_program_import(clock):
-    """Count the CPU of executing solution.py's module code (its import,
-    during collection) on clock."""
+def _import_frames_layout():
+    """(first line, lines) of importlib's _LoaderBasics.exec_module when its
+    statements sit where this Python's (3.11) do: a def, the docstring,
+    get_code, the None check over three lines and the exec; else None."""
+    try:
+        import importlib._bootstrap_external as ibe
+
+        code = ibe._LoaderBasics.exec_module.__code__
+        lines = sorted({line for _, _, line in code.co_lines() if line})
+    except (ImportError, AttributeError):
+        return None
+    first = code.co_firstlineno
+    if lines != [first, first + 2, first + 3, first + 4, first + 5, first + 6] or \
+            code.co_filename != "<frozen importlib._bootstrap_external>":
+        return None
+    return first
+
+
+def _make_exec_module_factory():
+    """The factory of solution.py's exec_module in a run's child (see
+    install_program_loader). Its code carries importlib's file name, and
+    where this Python's layout is known, importlib's line numbers: CPython
+    trims from the traceback of an error at import each chunk of importlib
+    frames that ends in _call_with_frames_removed, and this frame belongs to
+    that chunk, so the program's error reads as after a plain import (no
+    frame of the harness in pytest's collection error); where nothing trims
+    (importlib.import_module), the frame reads as importlib's own."""
+    body = (
+        "def exec_module(module):\n"
+        "    try:\n"
+        "        _enter(); code = _pick() or _get_code(module.__name__)\n"
+        "        if code is None:\n"
+        "            raise ImportError('cannot load module {!r} when get_code() '\n"
+        "                              'returns None'.format(module.__name__))\n"
+        "        _call_removed(_exec, code, module.__dict__)\n"
+        "    finally:\n"
+        "        _leave()\n"
+    )
+    head = "def make(_enter, _leave, _pick, _get_code, _call_removed, _exec):\n"
+    first = _import_frames_layout()
+    pad = "\n" * (first - 2) if first is not None and first >= 2 else ""
+    text = pad + head + "".join("    " + line + "\n" for line in body.splitlines()) + "    return exec_module\n"
+    ns = {"__builtins__": builtins}
+    exec(compile(text, "<frozen importlib._bootstrap_external>", "exec", dont_inherit=True), ns)
+    return ns["make"]
+
+
+make_exec_module = _make_exec_module_factory()
+
+
+def read_file_bytes(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def compile_program(program, ctx):
+    """solution.py's code object as the import system would compile the file
+    write_run_files writes, compiled here once (a run's child and its
+    re-check then skip the compiler, whose allocations cost a forked child
+    about a hundred page copies): (code, bytes, path), or None where the
+    child compiles it itself (a syntax error, a warning at compile time,
+    text that does not encode)."""
+    cached = ctx.get("program_code")
+    if cached is not None and cached[0] == program:
+        return cached[1]
+    out = None
+    try:
+        data = program.encode("utf-8")
+        path = os.path.join(WORK, "solution.py")
+        with _warnings.catch_warnings(record=True) as seen:
+            _warnings.simplefilter("always")
+            code = compile(data, path, "exec", dont_inherit=True, optimize=-1)
+        if not seen:
+            out = (code, data, path)
+    except (SyntaxError, ValueError, UnicodeError, MemoryError, RecursionError, OverflowError):
+        out = None
+    ctx["program_code"] = (program, out)
+    return out
+
+
+def install_program_loader(clock, program):
+    """Load solution.py in this child with program's code object (from
+    compile_program) where the file still holds the bytes it was compiled
+    from, else as the import system does; count the CPU of executing its
+    module code (its import) on clock, if any."""
+    if clock is None and program is None:
+        return
+    import importlib._bootstrap as bootstrap
     import importlib.machinery
 
-    class ImportTimer:
+    noop = lambda: None  # noqa: E731
+    enter = clock.enter if clock is not None else noop
+    leave = (lambda: clock.leave("import")) if clock is not None else noop
+    call_removed, b_exec = bootstrap._call_with_frames_removed, exec
+
+    class ProgramFinder:
         @staticmethod
         def find_spec(name, path=None, target=None):
             if name != "solution":
                 return None
             spec = importlib.machinery.PathFinder.find_spec(name, path)
-            if spec is not None and spec.loader is not None:
-                inner = spec.loader.exec_module
+            loader = spec.loader if spec is not None else None
+            if type(loader) is not importlib.machinery.SourceFileLoader:
+                return spec
 
-                def exec_module(module):
-                    clock.enter()
-                    try:
-                        inner(module)
-                    finally:
-                        clock.leave("import")
+            def pick(origin=spec.origin):
+                if program is not None and origin == program[2] and read_file_bytes(origin) == program[1]:
+                    return program[0]
+                return None
 
-                spec.loader.exec_module = exec_module
+            loader.exec_module = make_exec_module(enter, leave, pick, loader.get_code, call_removed, b_exec)
             return spec
 
-    sys.meta_path.insert(0, ImportTimer)
+    sys.meta_path.insert(0, ProgramFinder)
 
 
 def phase_ms(cpu, clock):
@@ -1212,6 +1309,33 @@ class PytestRuns(Exception):
     from): pytest runs the file in this child."""
 
 
+# What inspect.signature reads of a function beyond its code, defaults and
+# annotations: where a function carries one of these, pytest's own
+# getfuncargnames decides its argument names.
+SIGNATURE_ATTRS = frozenset(("__wrapped__", "__signature__", "_partialmethod", "__text_signature__"))
+
+
+def plain_funcargnames(func, name, cls, getfuncargnames):
+    """What pytest's getfuncargnames(func, name=name, cls=cls) returns, read
+    from the code object of a plain function (what inspect.signature reads
+    for one: the positional-or-keyword and keyword-only parameters without
+    a default, in order; the first one dropped when func is a method of
+    cls), without building its Signature; anything else goes to
+    getfuncargnames."""
+    if type(func) is not types.FunctionType or not SIGNATURE_ATTRS.isdisjoint(func.__dict__):
+        return getfuncargnames(func, name=name, cls=cls)
+    code = func.__code__
+    positional = code.co_varnames[:code.co_argcount]
+    keyword_only = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    defaults, kwdefaults = func.__defaults__, func.__kwdefaults__
+    required = len(positional) - (len(defaults) if defaults else 0)
+    names = positional[code.co_posonlyargcount:required] if required > code.co_posonlyargcount else ()
+    names += tuple(n for n in keyword_only if kwdefaults is None or n not in kwdefaults)
+    if cls is not None and not isinstance(inspect.getattr_static(cls, name, None), staticmethod):
+        names = names[1:]
+    return names
+
+
 def make_direct_runner(config, collector):
     """run(plan, code, phases) for a run's child, or None where pytest would
     not import the test module as it does: the tests of a plain test file
@@ -1342,7 +1466,7 @@ def make_direct_runner(config, collector):
                     marker.autouse or marker.ids is not None or marker.name is not None or \
                     not test_file_function(real) or real.__name__ != name:
                 raise PytestRuns("%s is not a plain fixture of the test file" % name)
-            args = tuple(getfuncargnames(real, name=name, is_method=False))
+            args = tuple(plain_funcargnames(real, name, None, getfuncargnames))
             if "request" in args:
                 raise PytestRuns("the fixture %s asks for its request" % name)
             out[name] = (real, args)
@@ -1397,7 +1521,7 @@ def make_direct_runner(config, collector):
             if not test_file_function(func):
                 raise PytestRuns("%s is not the test file's function" % name)
             marks = func.__dict__.get("pytestmark")
-            argnames = tuple(getfuncargnames(func, name=name, cls=d.get(cls) if cls is not None else None))
+            argnames = tuple(plain_funcargnames(func, name, d.get(cls) if cls is not None else None, getfuncargnames))
             if k is None:
                 if marks:
                     raise PytestRuns("%s carries marks" % name)
@@ -1779,7 +1903,7 @@ def plain_prefixes(config):
     return fp, cp
 
 
-def child_main(req, wfd, mfd, key, ctx, shared=None, plan=None):
+def child_main(req, wfd, mfd, key, ctx, shared=None, plan=None, program=None):
     marks = [time.process_time_ns()]
     confine_child(req, ctx)
     marks.append(time.process_time_ns())
@@ -1813,7 +1937,7 @@ def child_main(req, wfd, mfd, key, ctx, shared=None, plan=None):
             os._exit(0)
     if req.get("phases") or shared is not None:
         collector.clock = ProgramClock(shared)
-        count_program_import(collector.clock)
+    install_program_loader(collector.clock, program)
     if req.get("phases"):
         collector.cpu = {}
     mark_start(mfd)
@@ -2067,7 +2191,15 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
     server = c.server
     # The child's end: its pidfd, or the fork server's report that it reaped it.
     ended = server.sock if server is not None else os.pidfd_open(c.pid)
-    fds = [c.r, ended, c.mr]
+    # The result pipe is read when the worker wakes for another reason (the
+    # start mark, a limit, the child's end) or on a tick that grows while
+    # nothing comes, not on every line: a child writes a line per test, and
+    # each wake-up costs both processes a switch. A pipe of a megabyte holds
+    # far more than a run writes between two ticks; where the pipe cannot be
+    # made that large, every line wakes the worker as before.
+    deferred = pipe_room(c.r)
+    fds = [ended, c.mr] if deferred else [c.r, ended, c.mr]
+    tick = DRAIN_TICK_MIN
     if shared is None:
         program_limit_ns = 0
     while True:
@@ -2075,6 +2207,8 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
         if wait <= 0:
             c.timeout = "wall"
             break
+        if deferred:
+            wait = min(wait, tick)
         if cpu_limit_ns and c.start_ns is not None:
             try:
                 now = process_cpu_ns(c.pid)
@@ -2097,7 +2231,9 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
             continue
         if c.mr in ready and read_mark(c):
             fds.remove(c.mr)
-        if c.r in ready:
+        if deferred:
+            tick = DRAIN_TICK_MIN if drain_pipe(c, cap) else min(tick * 2, DRAIN_TICK_MAX)
+        elif c.r in ready:
             data = os.read(c.r, 1 << 16)
             if not data:
                 fds.remove(c.r)
@@ -2136,7 +2272,7 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
             read_mark(c)
         except OSError:
             pass
-    if c.r in fds:
+    if deferred or c.r in fds:
         os.set_blocking(c.r, False)
         while len(c.buf) < cap:
             try:
@@ -2159,6 +2295,40 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
         elif program_limit_ns and c.program_ns >= program_limit_ns:
             c.timeout = "program"
     return c
+
+
+DRAIN_TICK_MIN, DRAIN_TICK_MAX = 0.01, 0.16  # seconds between reads of a deferred result pipe
+PIPE_ROOM = 1 << 20
+
+
+def pipe_room(fd):
+    """Make the result pipe fd a megabyte deep and non-blocking: True when
+    it is (its reads can wait for the worker's other wake-ups)."""
+    try:
+        if fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_ROOM) < PIPE_ROOM:
+            return False
+        os.set_blocking(fd, False)
+        return True
+    except (OSError, AttributeError, ValueError):
+        return False
+
+
+def drain_pipe(c, cap):
+    """Read what the child's result pipe holds (up to cap bytes kept, the
+    rest read and dropped as overflow): True when something came."""
+    got = False
+    while True:
+        try:
+            data = os.read(c.r, 1 << 16)
+        except BlockingIOError:
+            return got
+        if not data:
+            return got
+        got = True
+        if len(c.buf) < cap:
+            c.buf += data
+        else:
+            c.overflow = True
 
 
 def fork_child(target):
@@ -2270,6 +2440,12 @@ def serve_forks(sock, ctx, prctl):
             send_frame(sock, {"need": digest})
             continue
         req, key = msg["req"], bytes.fromhex(msg["key"])
+        program = None
+        if body:
+            try:
+                program = marshal.loads(body)
+            except (ValueError, EOFError, TypeError):
+                program = None
         pid = os.fork()
         if pid == 0:
             try:
@@ -2280,15 +2456,18 @@ def serve_forks(sock, ctx, prctl):
                     shared = mmap.mmap(fds[2], 16)
                     os.close(fds[2])
                 if msg.get("op") == "recheck":
-                    recheck_child(req, w, mw, key, code, ctx)
+                    recheck_child(req, w, mw, key, code, ctx, program)
                 else:
                     plan = (msg["plan"], code) if msg.get("plan") is not None else None
-                    child_main(req, w, mw, key, ctx, shared, plan)
+                    child_main(req, w, mw, key, ctx, shared, plan, program)
             finally:
                 os._exit(70)
         for fd in fds:
             os.close(fd)
-        send_frame(sock, {"pid": pid})
+        # Until the child ends, each page this loop writes is copied (the
+        # child still maps it): the reply is built with few objects.
+        head = b'{"pid": %d}' % pid
+        sock.sendall(struct.pack(">II", len(head), 0) + head)
         while True:
             try:
                 _, status, ru = os.wait4(pid, 0)
@@ -2343,15 +2522,22 @@ class ForkServer:
         except (OSError, ChildProcessError):
             pass
 
-    def spawn(self, op, req, key, code_entry, plan, shared_fd):
+    def spawn(self, op, req, key, code_entry, plan, shared_fd, program=None):
         """Fork a run's child through the server: Child, or None when the
         server failed (abandoned: the caller forks the child itself).
-        code_entry: (digest, marshalled code) or None."""
+        code_entry: (digest, marshalled code) or None; program: solution.py's
+        (code, bytes, path) from compile_program, or None."""
         r, w = os.pipe()
         mr, mw = os.pipe()
         fds = [w, mw] + ([shared_fd] if shared_fd is not None else [])
         msg = {"op": op, "req": req, "key": key.hex(), "plan": plan,
                "digest": code_entry[0] if code_entry else None}
+        body = b""
+        if program is not None:
+            try:
+                body = marshal.dumps(program)
+            except ValueError:
+                body = b""
         try:
             for _ in range(3):
                 if code_entry and code_entry[0] not in self.sent:
@@ -2359,7 +2545,7 @@ class ForkServer:
                     if len(self.sent) >= SERVER_CODES:
                         self.sent.pop(next(iter(self.sent)))
                     self.sent[code_entry[0]] = True
-                send_frame(self.sock, msg, fds=fds)
+                send_frame(self.sock, msg, body, fds=fds)
                 reply, _, _ = recv_frame(self.sock)
                 while reply is not None and "status" in reply:
                     # The report of a child whose run ended in an error here.
@@ -2500,7 +2686,8 @@ def run_one(req, ctx):
             events.append({"t": "done", "exit": 0, "output_limit": False})
             return finish_without_child({"id": req.get("id"), "events": events, "timed_out": False, "overflow": False}, t0, tp0)
     program_limit = cpu_limit_ns(req, "program_cpu_limit_s") if req.get("kind") == "run" else 0
-    c = run_child(req, key, ctx, t0, cpu_limit_ns(req), program_limit, plan)
+    program = compile_program(req["program"], ctx) if req.get("kind") == "run" else None
+    c = run_child(req, key, ctx, t0, cpu_limit_ns(req), program_limit, plan, program)
     events, forged, sample = verify_lines(c.buf, key)
     resp = {"id": req.get("id"), "events": events, "overflow": c.overflow}
     if plan is not None:
@@ -2520,7 +2707,7 @@ def run_one(req, ctx):
             write_run_files(req)
             ctx["place_pyc"](req["tests"])
             key = os.urandom(32)
-            c = run_child(req, key, ctx, time.monotonic(), cpu_limit_ns(req), program_limit, None)
+            c = run_child(req, key, ctx, time.monotonic(), cpu_limit_ns(req), program_limit, None, program)
             c.cpu_ns += first.cpu_ns
             c.child_cpu_ns += first.child_cpu_ns
             c.program_ns += first.program_ns
@@ -2534,9 +2721,10 @@ def run_one(req, ctx):
     return finish(resp, c, t0, tp0)
 
 
-def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan):
+def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan, program=None):
     """Fork a run's child (pytest's run, or the direct runner's with plan)
-    and wait for it within the run's limits."""
+    and wait for it within the run's limits; program is solution.py's code
+    from compile_program, or None."""
     # The program's clock, shared with the child; a new one for every run,
     # so nothing a run left behind can write into the next one's.
     server = ctx.get("fork_server")
@@ -2558,7 +2746,7 @@ def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan):
     try:
         entry = ctx["place_pyc"].entry_of(req["tests"]) if server is not None and plan is not None else None
         c = spawn_child(ctx, "run", child_request(req), key, entry, plan is not None, plan[0] if plan else None, shared_fd,
-                        lambda w, mw: child_main(req, w, mw, key, ctx, shared, plan))
+                        lambda w, mw: child_main(req, w, mw, key, ctx, shared, plan, program), program)
         wait_child(c, t0 + float(req["timeout_s"]), MAX_EVENT_BYTES, cpu_limit, program_limit, shared)
     finally:
         if shared_fd is not None:
@@ -2568,7 +2756,7 @@ def run_child(req, key, ctx, t0, cpu_limit, program_limit, plan):
     return c
 
 
-def spawn_child(ctx, op, child_req, key, entry, needs_code, plan, shared_fd, target):
+def spawn_child(ctx, op, child_req, key, entry, needs_code, plan, shared_fd, target, program=None):
     """A run's child: forked by the fork server where the worker has one,
     else by the worker (target(w, mw) is the child's work then). A request
     the server cannot take (code that does not marshal) ends the worker's use
@@ -2579,7 +2767,7 @@ def spawn_child(ctx, op, child_req, key, entry, needs_code, plan, shared_fd, tar
         if needs_code and entry is None:
             server.abandon()
         else:
-            c = server.spawn(op, child_req, key, entry, plan, shared_fd)
+            c = server.spawn(op, child_req, key, entry, plan, shared_fd, program)
             if c is not None:
                 return c
     return fork_child(target)
@@ -2607,9 +2795,10 @@ def write_run_files(req):
         os.chmod(os.path.join(WORK, name), 0o644)
 
 
-def recheck_child(req, w, mw, key, code, ctx):
+def recheck_child(req, w, mw, key, code, ctx, program=None):
     confine_child(req, ctx)
     sys.path.insert(0, WORK)
+    install_program_loader(None, program)
 
     def tamper(why, _key=key, _dumps=json.dumps, _mac=mac32, _write=os.write, _pack=struct.pack):
         body = _dumps({"tamper_event": why}).encode()
@@ -2701,8 +2890,9 @@ def recheck_one(req, ctx):
         return finish_without_child({"id": req.get("id"), "events": [], "timed_out": False, "overflow": False,
                                      "recheck": {"reports": [body], "tamper": [], "forged": 0}}, t0, tp0)
     entry = ctx["compile_tests"].entry_of(req["tests"]) if ctx.get("fork_server") is not None else None
+    program = compile_program(req["program"], ctx)
     c = spawn_child(ctx, "recheck", {"limits": req["limits"]}, key, entry, True, None, None,
-                    lambda w, mw: recheck_child(req, w, mw, key, code, ctx))
+                    lambda w, mw: recheck_child(req, w, mw, key, code, ctx, program), program)
     wait_child(c, t0 + float(req["timeout_s"]), MAX_RECHECK_BYTES, cpu_limit_ns(req))
     reports, tampers, forged = read_recheck(c.buf, key)
     resp = {"id": req.get("id"), "events": [], "overflow": c.overflow,
