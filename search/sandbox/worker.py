@@ -573,6 +573,14 @@ def warm_up(wd):
         f.write(WARM_SOLUTION)
     with open(os.path.join(wd, "test_solution.py"), "w") as f:
         f.write(WARM_TEST)
+    # A test file whose import meets a syntax error: pytest's text of that
+    # collection error shows frames of its own files, and the statement
+    # ranges of those (a parse of each file) are learned here, once
+    # (memoize_statement_ranges), instead of in every such run's child.
+    with open(os.path.join(wd, "warm_broken.py"), "w") as f:
+        f.write("def broken(:\n    pass\n")
+    with open(os.path.join(wd, "test_warm_broken.py"), "w") as f:
+        f.write("from warm_broken import broken\n\n\ndef test_broken():\n    broken()\n")
     cwd = os.getcwd()
     os.chdir(wd)
     c = Collector()
@@ -580,7 +588,7 @@ def warm_up(wd):
     saved = os.dup(1)
     os.dup2(devnull, 1)
     try:
-        pytest.main(list(ARGS), plugins=make_plugins(c))
+        pytest.main(ARGS[:-1] + ["--continue-on-collection-errors", ARGS[-1], "test_warm_broken.py"], plugins=make_plugins(c))
     finally:
         os.dup2(saved, 1)
         os.close(saved)
@@ -617,7 +625,69 @@ def memoize_statement_ranges():
     dies with it."""
     from _pytest._code import code as pytest_code
 
-    pytest_code.getstatementrange_ast = statement_range_memo(pytest_code.getstatementrange_ast)
+    memo = statement_range_memo(pytest_code.getstatementrange_ast)
+    pytest_code.getstatementrange_ast = memo
+    return memo
+
+
+def cache_traceback_frames():
+    """While pytest writes a failure's text (Node._repr_failure_py), give
+    each traceback entry's frame (TracebackEntry.frame) once and the same
+    Frame after: an entry's tb_frame never changes, and pytest reads it
+    again and again (cut, filter, the recursion check, each line), each
+    read an audit event the sandbox's hook checks against the stack. A
+    recursion's failure made some 4,000 entries and 20,000 reads per test.
+    Outside that call, and after it (the cache is dropped), frame is
+    pytest's own."""
+    from _pytest import nodes
+    from _pytest._code import code as pytest_code
+
+    entry_type, frame_type = pytest_code.TracebackEntry, pytest_code.Frame
+    inner = getattr(nodes.Node, "_repr_failure_py", None)
+    if not isinstance(inspect.getattr_static(entry_type, "frame", None), property) or inner is None:
+        return
+    cache = {}  # id(raw entry) -> (raw entry, Frame); the entry held so its id stays its own
+    active = [0]
+
+    def frame(self):
+        raw = self._rawentry
+        if not active[0]:
+            return frame_type(raw.tb_frame)
+        hit = cache.get(id(raw))
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        f = frame_type(raw.tb_frame)
+        cache[id(raw)] = (raw, f)
+        return f
+
+    def _repr_failure_py(self, excinfo, style=None):
+        active[0] += 1
+        try:
+            return inner(self, excinfo, style)
+        finally:
+            active[0] -= 1
+            if not active[0]:
+                cache.clear()
+
+    frame.__doc__ = inspect.getattr_static(entry_type, "frame").__doc__
+    entry_type.frame = property(frame)
+    _repr_failure_py.__wrapped__ = inner
+    nodes.Node._repr_failure_py = _repr_failure_py
+
+
+def warm_module_scan():
+    """Map every loaded module's file in inspect's caches, as the scan of
+    inspect.getmodule does on its first miss: done once here, a run's child
+    that reports a collection error (or any text of pytest's that looks up
+    the module of a frame of the program's) finds every module of the
+    worker mapped and resolves no path (the scan took 15-20 ms of such a
+    child, a realpath of every module's file)."""
+    import inspect
+
+    try:
+        inspect.getmodule(compile("", os.path.join(HERE, "<no module>"), "exec"))
+    except Exception:  # noqa: BLE001 - a cache left cold costs time, not a verdict
+        pass
 
 
 def pause_clock_in_explanations(collector, rewrite=None):
@@ -750,10 +820,14 @@ def statement_range_memo(original):
     the first call: the answer is a function of the file's lines, the line
     number and the flag alone. A repeat passes through the same warning
     filters as pytest's parse; an AST handed in that is not the one parsed
-    from these lines goes to original."""
+    from these lines goes to original. freeze() keeps the answers and drops
+    the trees (pytest only hands a tree back to this function): what the
+    worker learned at its start-up (the frames of pytest's own files in a
+    collection error) costs the server no more than the answers."""
     import warnings
 
     parsed, ranges = {}, {}
+    frozen = object()  # stands for a tree dropped by freeze()
 
     def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
         content = tuple(source.lines)
@@ -761,7 +835,7 @@ def statement_range_memo(original):
         if astnode is not None and astnode is not node:
             return original(lineno, source, assertion, astnode)
         key = (content, lineno, assertion)
-        if node is None:
+        if node is None or (node is frozen and key not in ranges):
             node, start, end = original(lineno, source, assertion, None)
             parsed[content] = node
             ranges[key] = (start, end)
@@ -775,6 +849,11 @@ def statement_range_memo(original):
             found = ranges[key] = (start, end)
         return node, found[0], found[1]
 
+    def freeze():
+        for content in parsed:
+            parsed[content] = frozen
+
+    getstatementrange_ast.freeze = freeze
     return getstatementrange_ast
 
 
@@ -3107,7 +3186,10 @@ def main():
     sys.dont_write_bytecode = True
     host_work = WORK
     phase("load")
+    ranges_memo = memoize_statement_ranges()
+    cache_traceback_frames()
     warm_up(os.path.join(host_work, ".warm-%d" % os.getpid()))
+    ranges_memo.freeze()
     phase("warm-pytest")
     opts = "size=%dm,mode=0700" % int(CFG.get("tmpfs_mb", 64))
     if UID >= 0:
@@ -3145,7 +3227,6 @@ def main():
     os.dup2(devnull, 1)  # pytest's terminal output of each run is not needed
     os.close(devnull)
     session = start_session(config)
-    memoize_statement_ranges()
     pause_clock_in_explanations(collector)
     place_pyc, pyc_path = make_pyc_placer(config, compare["pytest_code"])
     install_comparison_checks(compare)
@@ -3206,6 +3287,7 @@ def main():
             warnings.append("direct runner off: the recursion room of its calls could not be matched to pytest's "
                             "(%d, %d frames)" % (room_direct, room_pytest))
         phase("direct-runner")
+    warm_module_scan()
     gc.collect()
     gc.freeze()
     if PID1 and ctx["installer"] is not None and "fork-server" not in DISABLE:

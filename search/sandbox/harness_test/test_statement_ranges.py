@@ -108,3 +108,69 @@ def test_syntax_error_is_not_remembered(worker):
     for _ in range(2):
         with pytest.raises(SyntaxError):
             memo(0, src)
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_frozen_memo_answers_as_pytest(worker, name):
+    # Half the lines learned before freeze() (the worker's start-up), all of
+    # them asked after, in a child: the learned ones from the answers kept,
+    # the others parsed again; the tree handed back is whatever the memo gave.
+    memo = worker["statement_range_memo"](getstatementrange_ast)
+    text = FILES[name]
+    n = len(source_of(text).lines)
+    for lineno in range(0, n, 2):
+        memo(lineno, source_of(text))
+    memo.freeze()
+    node = None
+    for i, lineno in enumerate(list(range(n)) * 2):
+        want = getstatementrange_ast(lineno, source_of(text))
+        got = memo(lineno, source_of(text), False, node if i % 2 else None)
+        assert got[1:] == want[1:], lineno
+        node = got[0]
+
+
+def test_traceback_frames_cached_only_while_pytest_writes_a_failure(worker):
+    # A recursion's failure text with the cache as without it; the entries'
+    # frames read once each inside _repr_failure_py, afresh outside it.
+    from _pytest import nodes
+    from _pytest._code import code as pytest_code
+    from _pytest._code import ExceptionInfo
+
+    def recurse(n):
+        return recurse(n + 1)
+
+    try:
+        recurse(0)
+    except RecursionError:
+        excinfo = ExceptionInfo.from_current()
+    plain = str(excinfo.getrepr(style="short"))
+    saved = (inspect_static(pytest_code.TracebackEntry, "frame"), nodes.Node._repr_failure_py)
+    try:
+        worker["cache_traceback_frames"]()
+        entry = excinfo.traceback[-1]
+        assert entry.frame is not entry.frame  # outside: pytest's own
+        seen = []
+
+        def probe(self, excinfo, style=None):
+            # Stands for pytest's _repr_failure_py: the text, as its getrepr writes it.
+            e = excinfo.traceback[-1]
+            seen.append(e.frame is e.frame)
+            return str(excinfo.getrepr(style=style))
+
+        # The installed wrapper, its inner function (pytest's) swapped for probe.
+        cached = nodes.Node._repr_failure_py
+        cells = tuple(type(c)(probe if c.cell_contents is cached.__wrapped__ else c.cell_contents)
+                      for c in cached.__closure__)
+        wrapped = type(cached)(cached.__code__, cached.__globals__, "wrapped", cached.__defaults__, cells)
+        text = wrapped(None, excinfo, "short")
+        assert seen == [True]
+        assert text == plain
+        assert entry.frame is not entry.frame  # dropped after
+    finally:
+        pytest_code.TracebackEntry.frame, nodes.Node._repr_failure_py = saved
+
+
+def inspect_static(cls, name):
+    import inspect
+
+    return inspect.getattr_static(cls, name)
