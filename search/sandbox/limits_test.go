@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -327,4 +328,34 @@ func TestImportErrorTextUnderBudget(t *testing.T) {
 	if !strings.Contains(budget.Feedback, "boom at import") {
 		t.Errorf("the text lacks the program's error:\n%s", budget.Feedback)
 	}
+}
+
+// TestResultLinesBeyondThePipe: the worker reads a run's result pipe when
+// it wakes for another reason or on a tick, not on every line; a run whose
+// lines fill the pipe many times over still ends with every test reported,
+// long before its limit (the child waits a tick at most per pipe-full).
+func TestResultLinesBeyondThePipe(t *testing.T) {
+	p := ownPool(t, Options{Workers: 1, FeedbackChars: 4000})
+	program := "def big(i):\n    raise ValueError(str(i) + 'x' * 15000)\n"
+	var tests strings.Builder
+	tests.WriteString("from solution import big\n\n")
+	const n = 300
+	for i := range n {
+		fmt.Fprintf(&tests, "def test_%d():\n    big(%d)\n\n", i, i)
+	}
+	start := time.Now()
+	ex, err := p.RunWith(context.Background(), program, tests.String(), corpus.RunOptions{Timeout: 60 * time.Second, CPU: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := time.Since(start)
+	if ex.Status != corpus.StatusOK || len(ex.Tests) != n {
+		t.Fatalf("%s with %d tests reported, want ok with %d\n%s", ex.Status, len(ex.Tests), n, firstLine(ex.Feedback))
+	}
+	for _, tr := range ex.Tests {
+		if tr.Passed {
+			t.Fatalf("%s passed", tr.Name)
+		}
+	}
+	t.Logf("%d failing tests of ~16 KB of text each: %v wall, %.0f ms CPU", n, wall, ex.CPUMS)
 }
