@@ -638,7 +638,9 @@ def cache_traceback_frames():
     read an audit event the sandbox's hook checks against the stack. A
     recursion's failure made some 4,000 entries and 20,000 reads per test.
     Outside that call, and after it (the cache is dropped), frame is
-    pytest's own."""
+    pytest's own. Installed before the audit hook's spec is built: the
+    hook lets pytest's code read tb_frame by code identity, and this getter
+    is counted as pytest's as a property of its class (module_code_ids)."""
     from _pytest import nodes
     from _pytest._code import code as pytest_code
 
