@@ -459,6 +459,36 @@ def compile_program(program, ctx):
     return out
 
 
+class ProgramFinder:
+    """The meta path finder of solution.py in a run's child (see
+    install_program_loader); one class for every child, an instance each."""
+
+    def __init__(self, enter, leave, program):
+        import importlib._bootstrap as bootstrap
+        import importlib.machinery
+
+        self.enter, self.leave, self.program = enter, leave, program
+        self.path_finder, self.loader_type = importlib.machinery.PathFinder, importlib.machinery.SourceFileLoader
+        self.call_removed = bootstrap._call_with_frames_removed
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "solution":
+            return None
+        spec = self.path_finder.find_spec(name, path)
+        loader = spec.loader if spec is not None else None
+        if type(loader) is not self.loader_type:
+            return spec
+        program = self.program
+
+        def pick(origin=spec.origin):
+            if program is not None and origin == program[2] and read_file_bytes(origin) == program[1]:
+                return program[0]
+            return None
+
+        loader.exec_module = make_exec_module(self.enter, self.leave, pick, loader.get_code, self.call_removed, exec)
+        return spec
+
+
 def install_program_loader(clock, program):
     """Load solution.py in this child with program's code object (from
     compile_program) where the file still holds the bytes it was compiled
@@ -466,33 +496,10 @@ def install_program_loader(clock, program):
     module code (its import) on clock, if any."""
     if clock is None and program is None:
         return
-    import importlib._bootstrap as bootstrap
-    import importlib.machinery
-
     noop = lambda: None  # noqa: E731
     enter = clock.enter if clock is not None else noop
     leave = (lambda: clock.leave("import")) if clock is not None else noop
-    call_removed, b_exec = bootstrap._call_with_frames_removed, exec
-
-    class ProgramFinder:
-        @staticmethod
-        def find_spec(name, path=None, target=None):
-            if name != "solution":
-                return None
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            loader = spec.loader if spec is not None else None
-            if type(loader) is not importlib.machinery.SourceFileLoader:
-                return spec
-
-            def pick(origin=spec.origin):
-                if program is not None and origin == program[2] and read_file_bytes(origin) == program[1]:
-                    return program[0]
-                return None
-
-            loader.exec_module = make_exec_module(enter, leave, pick, loader.get_code, call_removed, b_exec)
-            return spec
-
-    sys.meta_path.insert(0, ProgramFinder)
+    sys.meta_path.insert(0, ProgramFinder(enter, leave, program))
 
 
 def phase_ms(cpu, clock):
