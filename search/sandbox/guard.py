@@ -176,8 +176,11 @@ def install_audit_hook(spec):
                 trusted_chains[b_id(f)] = f
             f = f.f_back
             n += 1
-        while len(trusted_chains) > 8:
-            del trusted_chains[next(iter(trusted_chains))]
+        if len(trusted_chains) > 8:
+            # list() copies the keys in one step: another thread's walk may
+            # add or drop entries between two of these lines.
+            for k in list(trusted_chains)[:-8]:
+                trusted_chains.pop(k, None)
         return None
 
     def where(f):

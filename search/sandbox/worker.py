@@ -41,9 +41,9 @@ if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
     del sys.path[0]
 
 import builtins
+import fcntl
 import gc
 import hashlib
-import fcntl
 import hmac
 import inspect
 import json
@@ -377,8 +377,8 @@ class ProgramClock:
 
 
 def _import_frames_layout():
-    """(first line, lines) of importlib's _LoaderBasics.exec_module when its
-    statements sit where this Python's (3.11) do: a def, the docstring,
+    """The first line of importlib's _LoaderBasics.exec_module when its
+    statements sit where this Python's (3.11) do: the def, the docstring,
     get_code, the None check over three lines and the exec; else None."""
     try:
         import importlib._bootstrap_external as ibe
