@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -160,5 +161,42 @@ func TestForkServerParity(t *testing.T) {
 		if s := without.all[0]; s.w != nil && s.w.hello.ForkServer {
 			t.Fatal("the pool with the fork server off has one")
 		}
+	}
+}
+
+// TestForkServerCodeCache: more test files than the server keeps code for
+// (SERVER_CODES, 64), one of them used between all the others: every run
+// passes, the files dropped from the server's cache are sent again when
+// they come back, and the worker keeps the same server throughout (a cache
+// and mirror that drifted would end with the worker forking its runs).
+func TestForkServerCodeCache(t *testing.T) {
+	p, s := forkServerPool(t, Options{Timeout: 10 * time.Second})
+	server := childrenOf(s.w.cmd.Process.Pid)
+	if len(server) != 1 {
+		t.Fatalf("the worker's children %v, want its fork server alone", server)
+	}
+	program := "def f(x):\n    return x + 1\n"
+	file := func(i int) string {
+		return fmt.Sprintf("from solution import f\n\n\ndef test_file_%d():\n    assert f(%d) == %d\n", i, i, i+1)
+	}
+	const files = 74
+	order := make([]int, 0, 3*files)
+	for i := range files {
+		order = append(order, i, 0)
+	}
+	for i := range 10 {
+		order = append(order, i+1) // dropped from the cache long ago
+	}
+	for n, i := range order {
+		ex, err := p.Run(context.Background(), program, file(i))
+		if err != nil {
+			t.Fatalf("run %d (file %d): %v", n, i, err)
+		}
+		if !ex.Solved() {
+			t.Fatalf("run %d (file %d): %s\n%s", n, i, ex.Status, firstLines(ex.Feedback, 5))
+		}
+	}
+	if kids := childrenOf(s.w.cmd.Process.Pid); len(kids) != 1 || kids[0] != server[0] {
+		t.Errorf("the worker's children %v after %d runs, want its first fork server %v alone", kids, len(order), server)
 	}
 }

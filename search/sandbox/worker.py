@@ -2456,7 +2456,11 @@ def fork_child(target):
 # elsewhere the worker forks its children itself, as before.
 
 PR_SET_CHILD_SUBREAPER = 36
-SERVER_CODES = 512  # test modules' code objects the server keeps
+# Test modules' code objects the server keeps, the least recently used
+# dropped first: every one of them is memory each fork copies the page
+# tables of and each child's exit unmaps (600 test files grew the server by
+# 5.7 MB), and a build runs a tree's runs together.
+SERVER_CODES = 64
 
 
 def send_frame(sock, obj, body=b"", fds=()):
@@ -2522,6 +2526,8 @@ def serve_forks(sock, ctx, prctl):
         tp0 = os.times()
         digest = msg.get("digest")
         code = codes.get(digest) if digest else None
+        if code is not None:
+            codes[digest] = codes.pop(digest)  # the most recently used last, as the worker's mirror
         if digest and code is None:
             for fd in fds:
                 os.close(fd)
@@ -2577,7 +2583,7 @@ class ForkServer:
 
     def __init__(self, ctx, prctl):
         self.ctx = ctx
-        self.sent = {}  # digests of the code objects the server holds (insertion order mirrors its own)
+        self.sent = {}  # digests of the code objects the server holds (the order of use mirrors its own)
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
@@ -2628,7 +2634,9 @@ class ForkServer:
                 body = b""
         try:
             for _ in range(3):
-                if code_entry and code_entry[0] not in self.sent:
+                if code_entry and code_entry[0] in self.sent:
+                    self.sent[code_entry[0]] = self.sent.pop(code_entry[0])  # as the server moves it
+                elif code_entry:
                     send_frame(self.sock, {"op": "code", "digest": code_entry[0]}, code_entry[1])
                     if len(self.sent) >= SERVER_CODES:
                         self.sent.pop(next(iter(self.sent)))
