@@ -332,7 +332,7 @@ func TestImportErrorTextUnderBudget(t *testing.T) {
 
 // TestResultLinesBeyondThePipe: the worker reads a run's result pipe when
 // it wakes for another reason or on a tick, not on every line; a run whose
-// lines fill the pipe many times over still ends with every test reported,
+// lines fill the pipe (256 KB) twenty times over still ends with every test reported,
 // long before its limit (the child waits a tick at most per pipe-full).
 func TestResultLinesBeyondThePipe(t *testing.T) {
 	p := ownPool(t, Options{Workers: 1, FeedbackChars: 4000})

@@ -2282,7 +2282,7 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
     # The result pipe is read when the worker wakes for another reason (the
     # start mark, a limit, the child's end) or on a tick that grows while
     # nothing comes, not on every line: a child writes a line per test, and
-    # each wake-up costs both processes a switch. A pipe of a megabyte holds
+    # each wake-up costs both processes a switch. A pipe of PIPE_ROOM holds
     # far more than a run writes between two ticks; where the pipe cannot be
     # made that large, every line wakes the worker as before.
     deferred = pipe_room(c.r)
@@ -2386,11 +2386,14 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
 
 
 DRAIN_TICK_MIN, DRAIN_TICK_MAX = 0.01, 0.16  # seconds between reads of a deferred result pipe
-PIPE_ROOM = 1 << 20
+# A quarter of a megabyte: far more than a run writes between two ticks,
+# and little enough that a machine's workers together stay inside the
+# pipe memory an unprivileged user gets (pipe-user-pages-soft, 64 MB).
+PIPE_ROOM = 1 << 18
 
 
 def pipe_room(fd):
-    """Make the result pipe fd a megabyte deep and non-blocking: True when
+    """Make the result pipe fd PIPE_ROOM deep and non-blocking: True when
     it is (its reads can wait for the worker's other wake-ups)."""
     try:
         if fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_ROOM) < PIPE_ROOM:
