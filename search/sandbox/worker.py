@@ -691,8 +691,6 @@ def warm_module_scan():
     the module of a frame of the program's) finds every module of the
     worker mapped and resolves no path (the scan took 15-20 ms of such a
     child, a realpath of every module's file)."""
-    import inspect
-
     try:
         inspect.getmodule(compile("", os.path.join(HERE, "<no module>"), "exec"))
     except Exception:  # noqa: BLE001 - a cache left cold costs time, not a verdict
@@ -2362,14 +2360,7 @@ def wait_child(c, deadline, cap, cpu_limit_ns, program_limit_ns=0, shared=None):
             pass
     if deferred or c.r in fds:
         os.set_blocking(c.r, False)
-        while len(c.buf) < cap:
-            try:
-                data = os.read(c.r, 1 << 16)
-            except BlockingIOError:
-                break
-            if not data:
-                break
-            c.buf += data
+        drain_pipe(c, cap)
     if server is None:
         os.close(ended)
     if c.status is not None and c.start_ns is not None:
@@ -2405,21 +2396,24 @@ def pipe_room(fd):
 
 
 def drain_pipe(c, cap):
-    """Read what the child's result pipe holds (up to cap bytes kept, the
-    rest read and dropped as overflow): True when something came."""
-    got = False
-    while True:
+    """Read what the child's (non-blocking) result pipe holds, up to twice
+    the pipe's room in one call (a process the run left behind may keep
+    writing): up to cap bytes kept, the rest read and dropped as overflow.
+    True when something came."""
+    got = 0
+    while got < 2 * PIPE_ROOM:
         try:
             data = os.read(c.r, 1 << 16)
         except BlockingIOError:
-            return got
+            break
         if not data:
-            return got
-        got = True
+            break
+        got += len(data)
         if len(c.buf) < cap:
             c.buf += data
         else:
             c.overflow = True
+    return got > 0
 
 
 def fork_child(target):
