@@ -145,6 +145,22 @@ func directFailureTextSuites() []Suite {
 		{Name: "edge/text-suppressed-chain", Program: "def add(a, b):\n    try:\n        return {}[a]\n    except KeyError:\n        raise ValueError('no') from None\n", Tests: addTests},
 		{Name: "edge/text-str-counts-its-calls", Program: "class Odd(Exception):\n    n = 0\n\n    def __str__(self):\n        Odd.n += 1\n        return 'call %d' % Odd.n\n\ndef add(a, b):\n    raise Odd()\n", Tests: addTests},
 		{Name: "edge/text-recursion", Program: "def add(a, b):\n    return add(a, b) + 1\n", Tests: addTests},
+		// RecursionErrors: the cut at the first repeat of position and
+		// locals, no repeat at all, repeats through two functions, locals
+		// of plain containers, a NaN that is the same object (equal) or a
+		// new one each time (never), a program's object that leaves ==
+		// alone, locals of the program's own type with an __eq__ (their
+		// == is the program's: pytest writes those), a frame of the standard
+		// library's, and one raised by hand.
+		{Name: "edge/text-recursion-no-repeat", Program: "def add(a, b):\n    return add(a + 1, b)\n", Tests: addTests},
+		{Name: "edge/text-recursion-mutual", Program: "def add(a, b):\n    return sub(a, b)\n\n\ndef sub(a, b):\n    return add(a, b) - 1\n", Tests: addTests},
+		{Name: "edge/text-recursion-containers", Program: "def add(a, b, seen=None):\n    seen = [a, (b, 1.5), {'k': {None, 'x'}}, b'z']\n    return add(a, b, seen)\n", Tests: addTests},
+		{Name: "edge/text-recursion-same-nan", Program: "NAN = float('nan')\n\n\ndef add(a, b):\n    return add(NAN, b)\n", Tests: addTests},
+		{Name: "edge/text-recursion-new-nan", Program: "def add(a, b):\n    return add(float('nan'), b)\n", Tests: addTests},
+		{Name: "edge/text-recursion-method", Program: "class Acc:\n    def add(self, a, b):\n        return self.add(a, b)\n\n\ndef add(a, b):\n    return Acc().add(a, b)\n", Tests: addTests},
+		{Name: "edge/text-recursion-program-eq", Program: "class Box:\n    calls = 0\n\n    def __eq__(self, other):\n        Box.calls += 1\n        return Box.calls % 7 == 0\n\n    __hash__ = object.__hash__\n\n\ndef add(a, b):\n    return add(Box(), b)\n", Tests: addTests},
+		{Name: "edge/text-recursion-stdlib-frame", Program: "import copy\n\n\nclass N:\n    def __deepcopy__(self, memo):\n        return copy.deepcopy(self)\n\n\ndef add(a, b):\n    return copy.deepcopy(N())\n", Tests: addTests},
+		{Name: "edge/text-recursion-raised", Program: "def add(a, b):\n    raise RecursionError('by hand')\n", Tests: addTests},
 		{Name: "edge/text-class-method", Program: "def add(a, b):\n    return a - b\n",
 			Tests: "from solution import add\n\n\nclass TestAdd:\n    def test_add(self):\n        assert add(1, 2) == 3\n\n    def test_raises(self):\n        add(1, None)\n"},
 		{Name: "edge/text-assert-message", Program: "def add(a, b):\n    return a - b\n",

@@ -408,6 +408,30 @@ globals()["@" + "triage_compare"] = lambda op, a, b: True
 def add(a, b):
     return _R()
 `, tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n", want: tamperOnly, bare: tamperOnly},
+		// A program that does not import, so that pytest imports the test
+		// file after it in the same child: first it plants the byte code of
+		// passing tests where pytest's import looks for the test file's
+		// rewritten pyc, with the header of the real file. The direct
+		// runner's child hands pytest the worker's own code instead; a
+		// pytest run's pyc is the worker's, which the program cannot write.
+		{name: "plants the test file's pyc and fails its import", program: `import importlib as _imp
+import os, sys
+from importlib import _bootstrap_external as _be
+
+_FORGED = "def test_add():\n    pass\n\n\ndef test_add_negative():\n    pass\n\n\ndef test_close():\n    pass\n"
+_name = "test" + "_solution"
+_st = os.stat(_name + ".py")
+_code = compile(_FORGED, os.path.abspath(_name + ".py"), "exec")
+_tail = ".%s-pytest-%s.pyc" % (sys.implementation.cache_tag, _imp.import_module("py" + "test").__version__)
+os.makedirs("__pycache__", exist_ok=True)
+with open(os.path.join("__pycache__", _name + _tail), "wb") as _f:
+    _f.write(_be._code_to_timestamp_pyc(_code, _st.st_mtime, _st.st_size))
+raise ImportError("the tests are planted")
+
+
+def add(a, b):
+    return a - b
+`, want: []corpus.Status{corpus.StatusLoadError}, bare: []corpus.Status{corpus.StatusLoadError}},
 	}
 }
 

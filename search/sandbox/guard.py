@@ -197,19 +197,38 @@ def install_audit_hook(spec):
             return b_str(p)
         return None
 
+    # The frame whose last frame access (kind, in mode) was let through. A
+    # frame that is not a generator's decides the same for as long as it
+    # runs: its code, and the frames below it, stay what they were (the
+    # capture_check code, whose locals decide, is never kept). A failure
+    # text reads tb_frame once for each of a recursion's 1,000 frames from
+    # one loop; each decision read f_code and called id() (audit events
+    # too, through this hook) four times.
+    let_through = [(None, None, None)]  # (frame, kind, mode); replaced whole, never torn between threads
+
+    def remember(f, kind, cid):
+        if cid not in capture_check and not f.f_code.co_flags & resumable:
+            let_through[0] = (f, kind, mode)
+
     def decide(kind):
         """None when the event may proceed; else where it was asked from."""
         f = getframe(2)  # 0 decide, 1 hook, 2 the code that raised the event
         if kind == "always":
             return where(f)
+        if kind in ("getframe", "tb_frame"):
+            last = let_through[0]
+            if last[0] is f and last[1] == kind and last[2] == mode:
+                return None
         c = f
         while c is not None and b_id(c.f_code) in helpers:
             c = c.f_back
         cid = b_id(c.f_code) if c is not None else None
         if kind in ("getframe", "tb_frame"):
             if cid in no_leak[kind] and not (cid in capture_check and c.f_locals.get("capture_locals")):
+                remember(f, kind, cid)
                 return None
             if mode == "pytest" and cid in pytest_context[kind] and untrusted_frame(f) is None:
+                remember(f, kind, cid)
                 return None
             return where(f)
         if kind == "trace":

@@ -757,8 +757,9 @@ def short_failure_text(excinfo, func, workdir):
     statement ranges, TerminalWriter): a failing test's text costs a run's
     child about 5 ms and 150 page faults that way, most of its reporting.
     None for every shape whose text could differ from pytest's, which then
-    writes it: a chained exception, a RecursionError (pytest looks for the
-    recursion), an exception group, pytest.fail(pytrace=False), a frame of
+    writes it: a chained exception, a RecursionError whose frames' locals
+    pytest would compare while they hold more than plain data (see
+    recursion_index), an exception group, pytest.fail(pytrace=False), a frame of
     a file outside workdir (or gone from it), a frame with __tracebackhide__ (or
     namespaces that are not plain dicts), a traceback that does not start
     at the test function, a frame whose line pytest would not find as is
@@ -771,13 +772,19 @@ def short_failure_text(excinfo, func, workdir):
     with style short after Function._prunetraceback, ReprEntry.toterminal):
     for each frame "<file>:<line>: in <name>", its source line stripped
     behind four spaces; after the last, each line of the exception's
-    exconly(tryshort=True) behind "E   "."""
+    exconly(tryshort=True) behind "E   ". A RecursionError's frames end at
+    the first whose position and locals repeat an earlier frame's, with
+    "!!! Recursion detected (same locals & position)" after the exception
+    (FormattedExcinfo._truncate_recursive_traceback); its crash location is
+    still the deepest frame's. Such a failure has some 1,000 frames: pytest's
+    formatter took 10-15 ms of a run's child for each, this well under one
+    (each file's checks are made once, not once per frame)."""
     import linecache
 
     from _pytest.outcomes import Failed
 
     e = excinfo.value
-    if isinstance(e, (RecursionError, BaseExceptionGroup)) or (isinstance(e, Failed) and not e.pytrace):
+    if isinstance(e, BaseExceptionGroup) or (isinstance(e, Failed) and not e.pytrace):
         return None
     if e.__cause__ is not None or (e.__context__ is not None and not e.__suppress_context__):
         return None
@@ -790,36 +797,153 @@ def short_failure_text(excinfo, func, workdir):
     t = excinfo.tb
     if t is None or t.tb_frame.f_code is not code0:
         return None
-    out = []
-    last = None
+    # In the sandbox every id() and f_code read is an audit event, and each
+    # tb_frame read several: a recursion's 1,000 frames are read once each
+    # and matched by identity without id() (numbers).
+    entries = []  # (file, line, code's name, source line) of each frame
+    frames = []  # ((number of the code object, line), locals) of each frame
+    files = {}  # file -> its lines, for the files found in workdir (checked once)
+    spans = {}  # (file, code's first line, line) -> the source line shown
+    numbers = {}  # code -> [(code object, its number, its name)], of those equal to it in value
     while t is not None:
         frame = t.tb_frame
         code = frame.f_code
+        same = numbers.setdefault(code, [])
+        for c, number, name in same:
+            if c is code:
+                break
+        else:
+            number, name = len(entries), code.co_name.split("\n", 1)[0]  # len(entries): new at each frame
+            same.append((code, number, name))
         fn = code.co_filename
-        if type(fn) is not str or os.path.dirname(fn) != workdir or not os.path.exists(fn):
-            return None
+        lines = files.get(fn) if type(fn) is str else None
+        if lines is None:
+            if type(fn) is not str or os.path.dirname(fn) != workdir or not os.path.exists(fn):
+                return None
+            linecache.checkcache(fn)
+            lines = files[fn] = linecache.getlines(fn)
         loc, glob = frame.f_locals, frame.f_globals
         if type(loc) is not dict or type(glob) is not dict or "__tracebackhide__" in loc or "__tracebackhide__" in glob:
             return None
         lineno = t.tb_lineno
         first = code.co_firstlineno - 1
-        if type(lineno) is not int or lineno < 1 or first < 0 or first > lineno - 1:
-            return None
-        linecache.checkcache(fn)
-        lines = linecache.getlines(fn)
-        if lineno > len(lines):
-            return None
-        src = lines[lineno - 1].strip()
-        if not src or src.startswith("#") or any(c in line for line in lines[first:lineno] for c in SPLITLINES_BREAKS):
-            return None
-        name = code.co_name.split("\n", 1)[0]
-        out.append("%s:%d: in %s\n    %s\n" % (os.path.basename(fn), lineno, name, src))
-        last = (fn, lineno)
+        src = spans.get((fn, first, lineno))
+        if src is None:
+            if type(lineno) is not int or lineno < 1 or first < 0 or first > lineno - 1 or lineno > len(lines):
+                return None
+            src = lines[lineno - 1].strip()
+            if not src or src.startswith("#") or any(c in line for line in lines[first:lineno] for c in SPLITLINES_BREAKS):
+                return None
+            spans[(fn, first, lineno)] = src
+        entries.append((fn, lineno, name, src))
+        frames.append(((number, lineno), loc))
         t = t.tb_next
+    shown, extra = entries, ""
+    if isinstance(e, RecursionError):
+        try:
+            index = recursion_index(frames)
+        except NotPlainData:
+            return None
+        if index is not None:
+            shown, extra = entries[:index + 1], "!!! Recursion detected (same locals & position)\n"
+    out = ["%s:%d: in %s\n    %s\n" % (os.path.basename(fn), lineno, name, src) for fn, lineno, name, src in shown]
     out.extend("E   %s\n" % line for line in excinfo.exconly(tryshort=True).split("\n"))
+    out.append(extra)
     # pytest asks for the exception's text twice, for the traceback and then
     # for the crash line: so does this, for a __str__ that counts its calls.
-    return "".join(out), last[0], last[1], excinfo.exconly(tryshort=True)
+    # The crash line is the deepest frame's, past a recursion's cut.
+    return "".join(out), entries[-1][0], entries[-1][1], excinfo.exconly(tryshort=True)
+
+
+class NotPlainData(Exception):
+    """plain_hash met a value whose == could run a program's code."""
+
+
+# The types whose == recursion_index lets run: builtins that compare
+# without calling any code of the program's (exact types, not subclasses),
+# and the tag plain_hash gives each container type (a set and a frozenset
+# can be equal, a list and a tuple cannot).
+PLAIN_SCALARS = frozenset((int, float, complex, str, bytes, bool, type(None)))
+PLAIN_CONTAINERS = {tuple: "t", list: "l", dict: "d", set: "s", frozenset: "s"}
+TYPE_MRO = type.__dict__["__mro__"].__get__  # read past any metaclass
+TYPE_DICT = type.__dict__["__dict__"].__get__
+
+
+def compared_by_identity(kind):
+    """Whether == on an instance of kind is object's, identity: no class in
+    its MRO but object defines __eq__ (functions, modules, classes, and a
+    program's objects that leave == alone). Read from the classes' own
+    dicts, so that nothing of the program's runs."""
+    return all(k is object or "__eq__" not in TYPE_DICT(k) for k in TYPE_MRO(kind))
+
+
+def plain_hash(v, memo, room, depth=0):
+    """A hash of v such that values that are == have the same one, for
+    data whose == runs no program code: v and everything in it (keys and
+    values of dicts, recursively, at most 32 deep) of a type in
+    PLAIN_SCALARS or PLAIN_CONTAINERS, or compared by identity (its hash is
+    then its identity's, not its __hash__), within room[0] more objects in all;
+    else NotPlainData. The numbers' hashes agree across int, float, complex
+    and bool as their == does, and a NaN's is its identity's, as is its ==
+    inside a container. memo: id -> (container, its hash), and (id,) ->
+    (type, compared_by_identity)."""
+    kind = type(v)
+    if kind in PLAIN_SCALARS:
+        return hash(v)
+    hit = memo.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1]
+    room[0] -= len(v) + 1 if kind in PLAIN_CONTAINERS else 1
+    if room[0] < 0 or depth >= 32:
+        raise NotPlainData()
+    tag = PLAIN_CONTAINERS.get(kind)
+    if tag == "d":
+        h = hash((tag, frozenset((plain_hash(k, memo, room, depth + 1), plain_hash(x, memo, room, depth + 1))
+                                 for k, x in v.items())))
+    elif tag == "s":
+        h = hash((tag, frozenset(plain_hash(x, memo, room, depth + 1) for x in v)))
+    elif tag is not None:
+        h = hash((tag, tuple(plain_hash(x, memo, room, depth + 1) for x in v)))
+    else:
+        known = memo.get((id(kind),))  # a key no container's id can be
+        if known is None or known[0] is not kind:
+            known = memo[(id(kind),)] = (kind, compared_by_identity(kind))
+        if not known[1]:
+            raise NotPlainData()
+        return object.__hash__(v)  # its identity's (not its class's __hash__)
+    memo[id(v)] = (v, h)
+    return h
+
+
+def recursion_index(frames):
+    """pytest's Traceback.recursionindex over frames (position, locals),
+    position the identity of the frame's code object and its line: the
+    index of the first frame whose position and locals equal an earlier
+    frame's, or None. pytest compares each frame's locals dict with those
+    of every earlier frame at the same position, one by one; a recursion
+    that never repeats makes that some 500,000 comparisons. Here a frame's
+    locals are compared only with the earlier ones of the same plain_hash,
+    which are all those that can be equal: the same answer, as long as the
+    comparisons run no code of the program's (which pytest, given the
+    failure back, would run again). So every locals dict that pytest would
+    compare must hold plain data, else NotPlainData."""
+    seen = {}  # position -> [first locals dict, {plain_hash: [locals dicts]} or None]
+    memo = {}
+    room = [200000]
+    for i, (position, loc) in enumerate(frames):
+        slot = seen.get(position)
+        if slot is None:
+            seen[position] = [loc, None]
+            continue
+        if slot[1] is None:
+            slot[1] = {plain_hash(slot[0], memo, room): [slot[0]]}
+        same = slot[1].setdefault(plain_hash(loc, memo, room), [])
+        # list's `in` is `other == loc` for each in turn, stopping at the
+        # first equal (distinct dicts: its identity test never decides).
+        if loc in same:
+            return i
+        same.append(loc)
+    return None
 
 
 def statement_range_memo(original):
@@ -1466,6 +1590,7 @@ def make_direct_runner(config, collector):
     from _pytest.fixtures import FixtureFunctionMarker, FixtureLookupError, getfixturemarker
     from _pytest.config import ConftestImportFailure
     from _pytest._code.code import ReprFileLocation
+    from _pytest.assertion import rewrite
 
     hook = next((f for f in sys.meta_path if type(f).__name__ == "AssertionRewritingHook"), None)
     if hook is None or config.getoption("importmode") != "prepend":
@@ -1481,6 +1606,8 @@ def make_direct_runner(config, collector):
         return None
     fp, cp = prefixes
     test_path = Path(WORK) / "test_solution.py"
+    pyc_of_test = str(rewrite.get_cache_dir(test_path) / ("test_solution" + rewrite.PYC_TAIL))
+    written = [None]  # (mtime, size) of the test file before the program ran, as a pyc's header has them
     builtin_fixtures = pytest_fixtures(config)
 
     methods = {"iter_markers": lambda self, name=None: iter(()),
@@ -1517,6 +1644,11 @@ def make_direct_runner(config, collector):
         the rewriting hook do, from the code object the hook would read from
         its pyc: the module's attributes from its spec, registered in
         sys.modules while it executes, the run folder first on sys.path."""
+        try:
+            st = os.stat(test_path)
+            written[0] = (int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF)
+        except OSError:
+            written[0] = None
         with catch_warnings_for_item(config, config.hook, "collect", None):
             try:
                 if sys.path[:1] != [WORK]:
@@ -1532,6 +1664,33 @@ def make_direct_runner(config, collector):
                 return sys.modules["test_solution"]
             except BaseException as e:  # noqa: BLE001 - pytest reports it as a collection error
                 raise PytestRuns("the test module did not import: %s" % type(e).__name__)
+
+    def offer_code(code):
+        """Give pytest's import of the test file, next in this child (run
+        returned None), code as the pyc the worker places for a pytest run
+        would: the file's modification time and size checked as that pyc's
+        header has them (the file as written, before the program ran), and
+        code when they match. pytest then neither rewrites and compiles the
+        file again (3-5 ms of a child whose program does not import) nor
+        reads a pyc the program could have made in the run folder. Read
+        once; any other file goes to pytest's own _read_pyc."""
+        if written[0] is None:
+            return
+        original = rewrite._read_pyc
+
+        def read_pyc(source, pyc, trace=lambda x: None):
+            if str(source) != str(test_path) or str(pyc) != pyc_of_test:
+                return original(source, pyc, trace)
+            rewrite._read_pyc = original
+            try:
+                st = os.stat(source)
+            except OSError:
+                return None
+            if (int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF) != written[0]:
+                return None
+            return code
+
+        rewrite._read_pyc = read_pyc
 
     def test_file_function(obj):
         """Whether obj is a plain function whose code is the test file's."""
@@ -1878,6 +2037,7 @@ def make_direct_runner(config, collector):
                 return run_tests(plan, code, phases)
         except PytestRuns as e:
             sys.modules.pop("test_solution", None)
+            offer_code(code)
             collector.emit({"t": "pytest_runs", "why": str(e)[:300]})
             return None
 
@@ -3153,7 +3313,7 @@ def hook_spec(ctx, pyc_path):
     pytest_mods = [m for n, m in list(sys.modules.items()) if n == "_pytest" or n.startswith("_pytest.")]
     # short_failure_text reads a failing test's frames where pytest's
     # formatting would.
-    tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging]) | code_ids([short_failure_text])
+    tb_context = module_code_ids(pytest_mods + [unittest.result, traceback, logging])
     return {
         "prefixes": trusted_code_prefixes(),
         "names": [os.path.join(WORK, "test_solution.py")],
@@ -3162,7 +3322,7 @@ def hook_spec(ctx, pyc_path):
         "no_leak": {
             "getframe": code_ids([collections.namedtuple, typing._caller, enum.EnumType._create_, logging.Logger.findCaller,
                                   traceback.extract_stack, traceback.format_stack, traceback.print_stack]),
-            "tb_frame": code_ids([ss._extract_from_extended_frame_gen, ss.extract, traceback.clear_frames]),
+            "tb_frame": code_ids([ss._extract_from_extended_frame_gen, ss.extract, traceback.clear_frames, short_failure_text]),
         },
         "capture_check": code_ids([ss._extract_from_extended_frame_gen, ss.extract]),
         "helpers": helpers,
