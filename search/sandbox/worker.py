@@ -1041,9 +1041,13 @@ def reap_all():
 def kill_all_and_reap():
     """kill(-1): every process of the namespace but this one and its init;
     then reap them (in the namespace's init, or in the subreaper of all of
-    them)."""
+    them). When kill finds no process, every child was reaped already
+    (zombies are found too): the usual end of a run, that way without an
+    exception more."""
     try:
         os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        return
     except OSError:
         pass
     reap_all()
@@ -2632,9 +2636,18 @@ def send_frame(sock, obj, body=b"", fds=()):
     sock.sendall(head + body)
 
 
+FDS_ROOM = socket.CMSG_LEN(4 * 4)  # ancillary room for the 4 descriptors a frame brings at most
+
+
 def recv_frame(sock):
     """(header, body, fds) of the next frame; (None, b"", []) at EOF."""
-    data, fds, _, _ = socket.recv_fds(sock, 8, 4)
+    # socket.recv_fds, without its array and list copies: the fork server
+    # calls this between two forks.
+    data, anc, _, _ = sock.recvmsg(8, FDS_ROOM)
+    fds = []
+    for level, kind, blob in anc:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.extend(memoryview(blob)[:len(blob) - len(blob) % 4].cast("i"))
     if not data:
         for fd in fds:
             os.close(fd)
@@ -2655,6 +2668,7 @@ def serve_forks(sock, ctx, prctl):
     """The fork server's loop (see above); never returns."""
     import marshal
 
+    process_time_ns = time.process_time_ns
     # Go's pipes are the worker's alone. Their numbers stay taken (by
     # /dev/null), so that the descriptors a request brings never get them:
     # a run's child closes 3 and 4 first thing (confine_child).
@@ -2680,7 +2694,7 @@ def serve_forks(sock, ctx, prctl):
             except (ValueError, EOFError, TypeError):
                 pass
             continue
-        tp0 = os.times()
+        t0 = process_time_ns()
         digest = msg.get("digest")
         code = codes.get(digest) if digest else None
         if code is not None:
@@ -2690,17 +2704,21 @@ def serve_forks(sock, ctx, prctl):
                 os.close(fd)
             send_frame(sock, {"need": digest})
             continue
-        req, key = msg["req"], bytes.fromhex(msg["key"])
-        program = None
-        if body:
-            try:
-                program = marshal.loads(body)
-            except (ValueError, EOFError, TypeError):
-                program = None
+        # Every page this loop writes costs the server a fault after each
+        # fork (a copy while the child lives): the run's request and the
+        # program's code are parsed by the child, from the body as it came.
         pid = os.fork()
         if pid == 0:
             try:
                 sock.close()
+                run = json.loads(body[:msg["n"]])
+                req, key = run["req"], bytes.fromhex(run["key"])
+                program = None
+                if len(body) > msg["n"]:
+                    try:
+                        program = marshal.loads(body[msg["n"]:])
+                    except (ValueError, EOFError, TypeError):
+                        program = None
                 w, mw = fds[0], fds[1]
                 shared = None
                 if len(fds) > 2:
@@ -2709,14 +2727,12 @@ def serve_forks(sock, ctx, prctl):
                 if msg.get("op") == "recheck":
                     recheck_child(req, w, mw, key, code, ctx, program)
                 else:
-                    plan = (msg["plan"], code) if msg.get("plan") is not None else None
+                    plan = (run["plan"], code) if run.get("plan") is not None else None
                     child_main(req, w, mw, key, ctx, shared, plan, program)
             finally:
                 os._exit(70)
         for fd in fds:
             os.close(fd)
-        # Until the child ends, each page this loop writes is copied (the
-        # child still maps it): the reply is built with few objects.
         head = b'{"pid": %d}' % pid
         sock.sendall(struct.pack(">II", len(head), 0) + head)
         while True:
@@ -2728,10 +2744,9 @@ def serve_forks(sock, ctx, prctl):
         # kill_rest, in the server: kill(-1) spares it and the worker (init);
         # everything a run left behind is the server's (its subreaper) to reap.
         kill_all_and_reap()
-        tp1 = os.times()
-        send_frame(sock, {"status": status, "cpu_ns": int(round((ru.ru_utime + ru.ru_stime) * 1e9)),
-                          "minflt": ru.ru_minflt,
-                          "server_cpu_ms": (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0})
+        head = b'{"status": %d, "cpu_ns": %d, "minflt": %d, "server_cpu_ms": %.4f}' % (
+            status, int(round((ru.ru_utime + ru.ru_stime) * 1e9)), ru.ru_minflt, (process_time_ns() - t0) / 1e6)
+        sock.sendall(struct.pack(">II", len(head), 0) + head)
 
 
 class ForkServer:
@@ -2781,14 +2796,15 @@ class ForkServer:
         r, w = os.pipe()
         mr, mw = os.pipe()
         fds = [w, mw] + ([shared_fd] if shared_fd is not None else [])
-        msg = {"op": op, "req": req, "key": key.hex(), "plan": plan,
-               "digest": code_entry[0] if code_entry else None}
-        body = b""
+        # The server reads the header alone; its child, the body: the
+        # request, then the program's code marshalled (serve_forks).
+        body = json.dumps({"req": req, "key": key.hex(), "plan": plan}).encode()
+        msg = {"op": op, "digest": code_entry[0] if code_entry else None, "n": len(body)}
         if program is not None:
             try:
-                body = marshal.dumps(program)
+                body += marshal.dumps(program)
             except ValueError:
-                body = b""
+                pass
         try:
             for _ in range(3):
                 if code_entry and code_entry[0] in self.sent:
