@@ -1675,7 +1675,7 @@ def make_direct_runner(config, collector):
         would: the file's modification time and size checked as that pyc's
         header has them (the file as written, before the program ran), and
         code when they match. pytest then neither rewrites and compiles the
-        file again (3-5 ms of a child whose program does not import) nor
+        file again (about 2 ms of a child whose program does not import) nor
         reads a pyc the program could have made in the run folder. Read
         once; any other file goes to pytest's own _read_pyc."""
         if written[0] is None:
