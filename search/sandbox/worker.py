@@ -426,6 +426,12 @@ def _make_exec_module_factory():
 make_exec_module = _make_exec_module_factory()
 
 
+def pyc_stamp(st):
+    """(modification time, size) of a source file's os.stat result as a
+    pyc's header holds them (and pytest's _read_pyc checks them)."""
+    return int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF
+
+
 def read_file_bytes(path):
     try:
         with open(path, "rb") as f:
@@ -800,8 +806,9 @@ def short_failure_text(excinfo, func, workdir):
     # In the sandbox every id() and f_code read is an audit event, and each
     # tb_frame read several: a recursion's 1,000 frames are read once each
     # and matched by identity without id() (numbers).
+    recursion = isinstance(e, RecursionError)
     entries = []  # (file, line, code's name, source line) of each frame
-    frames = []  # ((number of the code object, line), locals) of each frame
+    frames = []  # ((number of the code object, line), locals) of each frame, for a recursion
     files = {}  # file -> its lines, for the files found in workdir (checked once)
     spans = {}  # (file, code's first line, line) -> the source line shown
     numbers = {}  # code -> [(code object, its number, its name)], of those equal to it in value
@@ -836,10 +843,11 @@ def short_failure_text(excinfo, func, workdir):
                 return None
             spans[(fn, first, lineno)] = src
         entries.append((fn, lineno, name, src))
-        frames.append(((number, lineno), loc))
+        if recursion:
+            frames.append(((number, lineno), loc))
         t = t.tb_next
     shown, extra = entries, ""
-    if isinstance(e, RecursionError):
+    if recursion:
         try:
             index = recursion_index(frames)
         except NotPlainData:
@@ -1650,7 +1658,7 @@ def make_direct_runner(config, collector):
         sys.modules while it executes, the run folder first on sys.path."""
         try:
             st = os.stat(test_path)
-            written[0] = (int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF)
+            written[0] = pyc_stamp(st)
         except OSError:
             written[0] = None
         with catch_warnings_for_item(config, config.hook, "collect", None):
@@ -1690,7 +1698,7 @@ def make_direct_runner(config, collector):
                 st = os.stat(source)
             except OSError:
                 return None
-            if (int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF) != written[0]:
+            if pyc_stamp(st) != written[0]:
                 return None
             return code
 
@@ -2367,8 +2375,7 @@ def make_pyc_placer(config, compile_test):
         st = os.stat(fn)
         cache_dir = rewrite.get_cache_dir(fn)
         os.makedirs(cache_dir, mode=0o755, exist_ok=True)
-        header = importlib.util.MAGIC_NUMBER + b"\x00\x00\x00\x00" + struct.pack(
-            "<LL", int(st.st_mtime) & 0xFFFFFFFF, st.st_size & 0xFFFFFFFF)
+        header = importlib.util.MAGIC_NUMBER + b"\x00\x00\x00\x00" + struct.pack("<LL", *pyc_stamp(st))
         with open(cache_dir / ("test_solution" + rewrite.PYC_TAIL), "wb") as f:
             f.write(header + body)
 
@@ -2628,12 +2635,17 @@ def send_frame(sock, obj, body=b"", fds=()):
     """One frame on a stream socket: 8 bytes of lengths (with fds attached
     to them), a JSON header and a body."""
     head = json.dumps(obj).encode()
-    lengths = struct.pack(">II", len(head), len(body))
-    if fds:
-        socket.send_fds(sock, [lengths], list(fds))
-    else:
-        sock.sendall(lengths)
+    if not fds:
+        send_head(sock, head, body)
+        return
+    socket.send_fds(sock, [struct.pack(">II", len(head), len(body))], list(fds))
     sock.sendall(head + body)
+
+
+def send_head(sock, head, body=b""):
+    """send_frame's frame, its JSON header already bytes (the fork server's
+    replies, written without building a dict)."""
+    sock.sendall(struct.pack(">II", len(head), len(body)) + head + body)
 
 
 FDS_ROOM = socket.CMSG_LEN(4 * 4)  # ancillary room for the 4 descriptors a frame brings at most
@@ -2733,8 +2745,7 @@ def serve_forks(sock, ctx, prctl):
                 os._exit(70)
         for fd in fds:
             os.close(fd)
-        head = b'{"pid": %d}' % pid
-        sock.sendall(struct.pack(">II", len(head), 0) + head)
+        send_head(sock, b'{"pid": %d}' % pid)
         while True:
             try:
                 _, status, ru = os.wait4(pid, 0)
@@ -2744,9 +2755,8 @@ def serve_forks(sock, ctx, prctl):
         # kill_rest, in the server: kill(-1) spares it and the worker (init);
         # everything a run left behind is the server's (its subreaper) to reap.
         kill_all_and_reap()
-        head = b'{"status": %d, "cpu_ns": %d, "minflt": %d, "server_cpu_ms": %.4f}' % (
-            status, int(round((ru.ru_utime + ru.ru_stime) * 1e9)), ru.ru_minflt, (process_time_ns() - t0) / 1e6)
-        sock.sendall(struct.pack(">II", len(head), 0) + head)
+        send_head(sock, b'{"status": %d, "cpu_ns": %d, "minflt": %d, "server_cpu_ms": %.4f}' % (
+            status, int(round((ru.ru_utime + ru.ru_stime) * 1e9)), ru.ru_minflt, (process_time_ns() - t0) / 1e6))
 
 
 class ForkServer:
