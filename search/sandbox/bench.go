@@ -120,6 +120,11 @@ type BenchResult struct {
 	// ForkServerWorkers counts the worker starts whose runs' children a fork
 	// server forked (the worker itself never forks them then).
 	ForkServerWorkers int64 `json:"fork_server_workers"`
+	// ForkServerHugePages counts the 2 MiB huge pages those fork servers
+	// made of their memory at start (0 where the kernel has no
+	// MADV_COLLAPSE): each one a page-table entry that a fork copies and a
+	// child's exit unmaps, where there were 512.
+	ForkServerHugePages int64 `json:"fork_server_hugepages"`
 }
 
 // Bench runs the same Runs (program, tests) pairs through a Pool and through
@@ -167,6 +172,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.ReferenceIDsFromText = pool.staticIDs.Load()
 	res.DirectRuns, res.DirectFallbacks = pool.direct.Load(), pool.fallbacks.Load()
 	res.ForkServerWorkers = pool.forkServers.Load()
+	res.ForkServerHugePages = pool.hugePages.Load()
 	if res.ExecutorCPUMSPerSuite > 0 {
 		res.CPUCapacitySuitesPerS = float64(runtime.NumCPU()) * 1000 / res.ExecutorCPUMSPerSuite
 	}

@@ -24,6 +24,8 @@ func (res BenchResult) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "reference ids: %d test files, %d of them read from their text without a collection\n",
 		res.ReferenceCollections, res.ReferenceIDsFromText)
 	fmt.Fprintf(w, "direct runner: %d runs, %d handed back to pytest\n", res.DirectRuns, res.DirectFallbacks)
+	fmt.Fprintf(w, "fork servers: %d worker starts, %d MiB of their memory in huge pages\n",
+		res.ForkServerWorkers, 2*res.ForkServerHugePages)
 	for _, m := range res.Mismatches {
 		fmt.Fprintln(w, "mismatch:", m)
 	}

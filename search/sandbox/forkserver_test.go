@@ -200,3 +200,67 @@ func TestForkServerCodeCache(t *testing.T) {
 		t.Errorf("the worker's children %v after %d runs, want its first fork server %v alone", kids, len(order), server)
 	}
 }
+
+// TestForkServerHugePages: where the kernel makes a process's memory huge
+// pages on request (MADV_COLLAPSE, Linux 6.1 on, transparent huge pages
+// not switched off), the fork server's memory is 2 MiB pages after its
+// start: its hello counts them, and /proc shows them in the server process
+// from outside, after runs that forked from it (a child's writes split the
+// child's mappings, not the server's).
+func TestForkServerHugePages(t *testing.T) {
+	if why := noCollapse(); why != "" {
+		t.Skip(why)
+	}
+	p, s := forkServerPool(t, Options{Timeout: 10 * time.Second})
+	if n := s.w.hello.ForkServerHugePages; n < 4 {
+		t.Fatalf("the fork server made %d huge pages of its memory, want 4 or more", n)
+	}
+	for i := range 5 {
+		ex, err := p.Run(context.Background(), "def f(x):\n    return x + 1\n",
+			fmt.Sprintf("from solution import f\n\ndef test_f():\n    assert f(%d) == %d\n", i, i+1))
+		if err != nil || !ex.Solved() {
+			t.Fatalf("run %d: %v %v", i, err, ex.Status)
+		}
+	}
+	server := childrenOf(s.w.cmd.Process.Pid)
+	if len(server) != 1 {
+		t.Fatalf("the worker's children %v, want its fork server alone", server)
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", server[0]))
+	if err != nil {
+		t.Skipf("no smaps here: %v", err)
+	}
+	m := regexp.MustCompile(`(?m)^AnonHugePages:\s+(\d+) kB`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no AnonHugePages in the server's smaps_rollup:\n%s", b)
+	}
+	if kb, _ := strconv.Atoi(string(m[1])); kb < 4*2048 {
+		t.Errorf("the fork server has %d kB in huge pages after 5 runs, want 8192 or more", kb)
+	}
+}
+
+// noCollapse says why this machine cannot make memory huge pages on
+// request ("" where it can): a kernel before 6.1, or transparent huge pages
+// off or absent.
+func noCollapse() string {
+	var u syscall.Utsname
+	if err := syscall.Uname(&u); err != nil {
+		return "uname: " + err.Error()
+	}
+	var rel []byte
+	for _, c := range u.Release {
+		if c == 0 {
+			break
+		}
+		rel = append(rel, byte(c))
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(string(rel), "%d.%d", &major, &minor); err != nil || major < 6 || (major == 6 && minor < 1) {
+		return "kernel " + string(rel) + " has no MADV_COLLAPSE"
+	}
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || regexp.MustCompile(`\[never\]`).Match(b) {
+		return "transparent huge pages are off or absent here"
+	}
+	return ""
+}

@@ -53,6 +53,7 @@ type Pool struct {
 	collects    atomic.Int64               // collections asked for (reference ids)
 	staticIDs   atomic.Int64               // of them, answered from the test file's text
 	forkServers atomic.Int64               // worker starts that forked through a fork server
+	hugePages   atomic.Int64               // 2 MiB huge pages the fork servers of those starts made
 	direct      atomic.Int64               // runs the direct runner answered
 	fallbacks   atomic.Int64               // runs it handed back to pytest
 
@@ -204,6 +205,7 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	s.w = w
 	if w.hello.ForkServer {
 		p.forkServers.Add(1)
+		p.hugePages.Add(w.hello.ForkServerHugePages)
 	}
 	if p.opts.phases {
 		p.phases.startup(w.hello)

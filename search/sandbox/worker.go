@@ -141,6 +141,9 @@ type wireResponse struct {
 	// ForkServer says the worker forks its runs' children through a fork
 	// server of its own, a second process in its cgroup (hello only).
 	ForkServer bool `json:"fork_server,omitempty"`
+	// ForkServerHugePages counts the 2 MiB pieces of the fork server's
+	// memory the kernel made huge pages at its start (hello only).
+	ForkServerHugePages int64 `json:"fork_server_hugepages,omitempty"`
 }
 
 // readFrame reads one length-prefixed JSON message.

@@ -40,6 +40,32 @@ import sys
 if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
     del sys.path[0]
 
+
+# Each fork copies the page-table entries of the forking process's pages and
+# each child's exit unmaps them: with 4 KiB pages that was about 9,000
+# entries and 2-3 ms of CPU a run on these VMs. The fork server makes its
+# memory 2 MiB huge pages (see "fork server"), one entry for 512, but only
+# whole, aligned 2 MiB of one mapping can become one, and Python's objects
+# live in 1 MiB arenas, each its own mapping, which interleave with the
+# libraries imported later. So, before any import, this makes the arenas the
+# worker's objects will need in one run of address space, and keeps each by
+# one small object (an arena with a live object is never given back): the
+# worker's objects then fill these first.
+ARENA_RESERVE_MB = 24
+
+
+def reserve_arenas(mb):
+    """Objects that keep about mb MiB of object arenas made in a row: one
+    per 512 KiB of the blocks that filled them (an arena spans 1 MiB)."""
+    blocks = [bytes(400) for _ in range(mb * 2400)]  # 448-byte blocks, about 1.07 MB per 2400
+    keep = {}
+    for b in blocks:
+        keep.setdefault(id(b) >> 19, b)
+    return list(keep.values())
+
+
+ARENA_PINS = reserve_arenas(ARENA_RESERVE_MB)
+
 import builtins
 import fcntl
 import gc
@@ -2622,8 +2648,18 @@ def fork_child(target):
 # marshalled, once per test file. It runs only inside the worker's own pid
 # namespace with a seccomp installer (the prctl for the subreaper bit);
 # elsewhere the worker forks its children itself, as before.
+#
+# Its memory is made 2 MiB huge pages first (MADV_COLLAPSE, Linux 6.1 on),
+# copies of its own of the worker's pages: a fork then copies one page-table
+# entry where it copied 512, and a child's exit unmaps one. A child's first
+# write into a huge page splits only the child's entry (the page of the write
+# is copied as before); a server's write while a child lives splits the
+# server's, which its loop rarely does. Where the kernel cannot collapse, the
+# pages stay as they were.
 
 PR_SET_CHILD_SUBREAPER = 36
+MADV_COLLAPSE = 25
+HUGE_PAGE = 2 << 20
 # Test modules' code objects the server keeps, the least recently used
 # dropped first: every one of them is memory each fork copies the page
 # tables of and each child's exit unmaps (600 test files grew the server by
@@ -2676,8 +2712,71 @@ def recv_frame(sock):
     return json.loads(payload[:hn]), payload[hn:], fds
 
 
-def serve_forks(sock, ctx, prctl):
-    """The fork server's loop (see above); never returns."""
+def open_own_maps():
+    """A descriptor of this process's /proc maps, opened while /proc is
+    still there (the new root has none), for huge_page_spans; None where
+    it cannot be read."""
+    try:
+        return os.open("/proc/self/maps", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def huge_page_spans(fd):
+    """The whole, aligned 2 MiB spans, as (start, end), of the private
+    anonymous mappings fd lists (Python's arenas, malloc's heap); fd is
+    closed. Read right before the fork server is forked, they are its own."""
+    if fd is None:
+        return []
+    chunks = []
+    try:
+        while True:
+            b = os.read(fd, 1 << 16)
+            if not b:
+                break
+            chunks.append(b)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    spans = []
+    for line in b"".join(chunks).decode("ascii", "replace").splitlines():
+        f = line.split()
+        if len(f) < 5 or f[1] != "rw-p" or (len(f) > 5 and f[5] != "[heap]"):
+            continue  # a file's mapping, the stack, a guard region
+        try:
+            lo, hi = (int(x, 16) for x in f[0].split("-"))
+        except ValueError:
+            continue
+        lo = -(-lo // HUGE_PAGE) * HUGE_PAGE
+        hi = hi // HUGE_PAGE * HUGE_PAGE
+        if hi > lo:
+            spans.append((lo, hi))
+    return spans
+
+
+def make_collapse(installer):
+    """collapse(spans): how many 2 MiB pieces of spans the kernel made huge
+    pages (madvise MADV_COLLAPSE, one call a piece so that one refused
+    piece does not stop the rest), through the seccomp installer's libc."""
+    ct = installer.ctypes
+    madvise = installer.libc.madvise
+    madvise.argtypes = [ct.c_void_p, ct.c_size_t, ct.c_int]
+    madvise.restype = ct.c_int
+
+    def collapse(spans):
+        n = 0
+        for lo, hi in spans:
+            for a in range(lo, hi, HUGE_PAGE):
+                n += madvise(a, HUGE_PAGE, MADV_COLLAPSE) == 0
+        return n
+
+    return collapse
+
+
+def serve_forks(sock, ctx, prctl, spans, collapse):
+    """The fork server's loop (see above); never returns. It first makes
+    spans huge pages and tells the worker how many."""
     import marshal
 
     process_time_ns = time.process_time_ns
@@ -2690,6 +2789,10 @@ def serve_forks(sock, ctx, prctl):
     os.close(null)
     if prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         os._exit(71)
+    try:
+        send_head(sock, b'{"hugepages": %d}' % (collapse(spans) if collapse is not None else 0))
+    except OSError:
+        os._exit(0)
     codes = {}
     while True:
         try:
@@ -2763,7 +2866,7 @@ class ForkServer:
     """The worker's end of the fork server: spawn() asks it for a run's
     child, exited() reads how that child ended."""
 
-    def __init__(self, ctx, prctl):
+    def __init__(self, ctx, prctl, spans=(), collapse=None):
         self.ctx = ctx
         self.sent = {}  # digests of the code objects the server holds (the order of use mirrors its own)
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -2771,11 +2874,17 @@ class ForkServer:
         if pid == 0:
             try:
                 a.close()
-                serve_forks(b, ctx, prctl)
+                serve_forks(b, ctx, prctl, spans, collapse)
             finally:
                 os._exit(0)
         b.close()
         self.sock, self.pid = a, pid
+        try:
+            ready, _, _ = recv_frame(a)
+        except (OSError, ValueError):
+            ready = None
+        # None: the server is gone; the worker forks its runs itself.
+        self.hugepages = ready.get("hugepages", 0) if isinstance(ready, dict) else None
 
     def abandon(self):
         """Stop using the server (it died, or stopped answering): end
@@ -3391,6 +3500,7 @@ def main():
     warm_up(os.path.join(host_work, ".warm-%d" % os.getpid()))
     ranges_memo.freeze()
     phase("warm-pytest")
+    own_maps = open_own_maps()  # read (and closed) right before the fork server is forked
     opts = "size=%dm,mode=0700" % int(CFG.get("tmpfs_mb", 64))
     if UID >= 0:
         opts += ",uid=%d,gid=%d" % (UID, UID)
@@ -3471,6 +3581,7 @@ def main():
         else:
             warnings.append("seccomp filter is written for x86-64 only; not installed on %s" % os.uname().machine)
     phase("seccomp")
+    collapse = make_collapse(ctx["installer"]) if ctx["installer"] is not None else None
     # ctypes did its work (mounts, filters); a program cannot import it from
     # sys.modules (nor from the file system: the new root leaves _ctypes out).
     for name in list(sys.modules):
@@ -3490,12 +3601,19 @@ def main():
     warm_module_scan()
     gc.collect()
     gc.freeze()
+    spans = huge_page_spans(own_maps)
+    hugepages = 0
     if PID1 and ctx["installer"] is not None and "fork-server" not in DISABLE:
-        ctx["fork_server"] = ForkServer(ctx, ctx["installer"].prctl)
+        server = ForkServer(ctx, ctx["installer"].prctl, spans, collapse)
+        if server.hugepages is None:
+            server.abandon()
+            warnings.append("the fork server did not start; the worker forks its runs itself")
+        else:
+            ctx["fork_server"], hugepages = server, server.hugepages
     phase("other")
     write_msg(4, {"t": "hello", "pid": os.getpid(), "protections": protections, "warnings": warnings,
                   "python": sys.version.split()[0], "startup_cpu_ms": phases,
-                  "fork_server": ctx.get("fork_server") is not None})
+                  "fork_server": ctx.get("fork_server") is not None, "fork_server_hugepages": hugepages})
     while True:
         req = read_msg(3)
         if req is None:
