@@ -43,7 +43,7 @@ if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
 
 # Each fork copies the page-table entries of the forking process's pages and
 # each child's exit unmaps them: with 4 KiB pages that was about 9,000
-# entries and 2-3 ms of CPU a run on these VMs. The fork server makes its
+# entries and about 3 ms of CPU a run on these VMs (perf). The fork server makes its
 # memory 2 MiB huge pages (see "fork server"), one entry for 512, but only
 # whole, aligned 2 MiB of one mapping can become one, and Python's objects
 # live in 1 MiB arenas, each its own mapping, which interleave with the
@@ -2654,8 +2654,8 @@ def fork_child(target):
 # entry where it copied 512, and a child's exit unmaps one. A child's first
 # write into a huge page splits only the child's entry (the page of the write
 # is copied as before); a server's write while a child lives splits the
-# server's, which its loop rarely does. Where the kernel cannot collapse, the
-# pages stay as they were.
+# server's own entry of that page (about half stay whole after a hundred
+# runs). Where the kernel cannot collapse, the pages stay as they were.
 
 PR_SET_CHILD_SUBREAPER = 36
 MADV_COLLAPSE = 25
