@@ -61,14 +61,19 @@ def test_descriptor_is_closed(worker):
 
 def test_arena_reserve_is_one_run_of_arenas(worker):
     # In a fresh interpreter, as at the worker's start: one kept object per
-    # 512 KiB of the blocks made, within one run of address space (no gap
-    # of an arena between two, but where the run meets the arenas made
-    # before it), so that every arena of the run keeps a live object.
+    # 512 KiB window that the blocks made filled, and those windows one run
+    # of address space, every window in it holding a kept object, so that
+    # every 1 MiB arena of the run (which holds a whole window) keeps a live
+    # object. A few blocks may land in the interpreter's own arenas, on
+    # either side of the run: their windows are kept too, apart from it.
     src = inspect.getsource(worker["reserve_arenas"])
     code = src + "pins = reserve_arenas(8)\nprint(len(pins), *sorted(id(p) for p in pins))\n"
     out = subprocess.run([sys.executable, "-s", "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    n, addrs = int(out[0]), [int(a) for a in out[1:]]
-    assert 14 <= n <= 24
-    gaps = [b - a for a, b in zip(addrs, addrs[1:])]
-    assert sum(g >= MIB for g in gaps) <= 1, [g >> 10 for g in gaps]
-    assert max(sum(gaps) - max(gaps), 0) >= 6 * MIB
+    n, windows = int(out[0]), sorted({int(a) >> 19 for a in out[1:]})
+    assert len(windows) == n  # one kept object per window
+    longest = run = 1
+    for a, b in zip(windows, windows[1:]):
+        run = run + 1 if b == a + 1 else 1
+        longest = max(longest, run)
+    assert longest >= 12, windows  # 6 MiB of the 8 asked for, in one run
+    assert n - longest <= 6, windows  # and little beside it
