@@ -107,6 +107,35 @@ func TestParquetRoundTrip(t *testing.T) {
 			}
 		}
 	}
+	// The scorer's projection carries the proposer's scores, absent ones
+	// as nil.
+	sr, err := OpenTrees([]string{dir}, ReadOptions{Columns: ScorerColumns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scored, unscored := 0, 0
+	for {
+		tr, err := sr.Next()
+		if err != nil {
+			break
+		}
+		want := trees[sort.Search(len(trees), func(i int) bool { return trees[i].ID >= tr.ID })]
+		for j, e := range tr.Edges {
+			w := want.Edges[j].Edit.Score
+			switch {
+			case (e.Edit.Score == nil) != (w == nil) || (w != nil && *e.Edit.Score != *w):
+				t.Errorf("tree %s edge %d: score %v, want %v", tr.ID, j, e.Edit.Score, w)
+			case w == nil:
+				unscored++
+			default:
+				scored++
+			}
+		}
+	}
+	sr.Close()
+	if scored == 0 || unscored == 0 {
+		t.Errorf("scorer read: %d scored and %d unscored edges, want both", scored, unscored)
+	}
 	var proj int
 	if err := ScanProjected(path, func(b []ProjectedRow) error {
 		for _, r := range b {

@@ -46,7 +46,12 @@ func (p *fakeProposer) Propose(ctx context.Context, req ProposeRequest) (Proposa
 		default:
 			payload = "x" + h[10+2*i:12+2*i] + " = " + fmt.Sprint(i)
 		}
-		prop.Edits = append(prop.Edits, ProposedEdit{Text: fmt.Sprintf("edit %d: append %q", i, payload), Payload: payload})
+		ed := ProposedEdit{Text: fmt.Sprintf("edit %d: append %q", i, payload), Payload: payload}
+		if i%2 == 0 { // a score on some edits, none on others, as proposers may give
+			score := -float64(h[i]%7) / 3
+			ed.Score = &score
+		}
+		prop.Edits = append(prop.Edits, ed)
 	}
 	if h[4] == 'f' && !p.noFails {
 		prop.Failed = true

@@ -14,7 +14,7 @@ const (
 	ReplayColumns Columns = iota
 	// ScorerColumns add the text that the learned policy's scorer reads
 	// (policy.Input): each node's program, feedback and diagnosis and each
-	// edge's text.
+	// edge's text and proposer score.
 	ScorerColumns
 	// AllColumns decode every column: the trees LoadTrees returns.
 	AllColumns
@@ -92,10 +92,11 @@ type scorerTextRow struct {
 	Edits     []scorerTextEditRow `parquet:"edits,list"`
 }
 
-// scorerTextEditRow is an edit's text.
+// scorerTextEditRow is an edit's text and the proposer's score of it.
 type scorerTextEditRow struct {
-	EditID int32  `parquet:"edit_id"`
-	Text   string `parquet:"text"`
+	EditID        int32    `parquet:"edit_id"`
+	Text          string   `parquet:"text"`
+	ProposerScore *float64 `parquet:"proposer_score,optional"`
 }
 
 // nodeRow widens a replay row to a NodeRow (text columns empty), so that
@@ -143,6 +144,7 @@ func addScorerText(t *Tree, rows []scorerTextRow) error {
 				return fmt.Errorf("tree %s: node %d: edit text %d for edit %d", t.ID, r.NodeID, e.EditID, n.Edges[j])
 			}
 			t.Edges[e.EditID].Edit.Text = e.Text
+			t.Edges[e.EditID].Edit.Score = e.ProposerScore
 		}
 	}
 	return nil

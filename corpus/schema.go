@@ -62,14 +62,17 @@ type TestRow struct {
 
 // EditRow is one edit proposed at a node, with its child and label.
 type EditRow struct {
-	EditID      int32  `parquet:"edit_id"`
-	Index       int32  `parquet:"index"`
-	Text        string `parquet:"text"`
-	Payload     string `parquet:"payload"`
-	ChildNodeID int32  `parquet:"child_node_id"`
-	T           int32  `parquet:"t"`
-	B           int32  `parquet:"b"`
-	Censored    bool   `parquet:"censored"`
+	EditID  int32  `parquet:"edit_id"`
+	Index   int32  `parquet:"index"`
+	Text    string `parquet:"text"`
+	Payload string `parquet:"payload"`
+	// ProposerScore is ProposedEdit.Score; null where the proposer gave none
+	// (and in shards written before the column existed).
+	ProposerScore *float64 `parquet:"proposer_score,optional"`
+	ChildNodeID   int32    `parquet:"child_node_id"`
+	T             int32    `parquet:"t"`
+	B             int32    `parquet:"b"`
+	Censored      bool     `parquet:"censored"`
 }
 
 // TreeRows flattens a tree into its rows, in node order. rootIndex is the
@@ -101,7 +104,7 @@ func TreeRows(t *Tree, rootIndex int) []NodeRow {
 			for j, eid := range n.Edges {
 				e := &t.Edges[eid]
 				r.Edits[j] = EditRow{EditID: int32(e.ID), Index: int32(e.Index), Text: e.Edit.Text, Payload: e.Edit.Payload,
-					ChildNodeID: int32(e.Child), T: e.Label.T, B: e.Label.B, Censored: e.Label.Censored}
+					ProposerScore: e.Edit.Score, ChildNodeID: int32(e.Child), T: e.Label.T, B: e.Label.B, Censored: e.Label.Censored}
 			}
 		}
 		rows[i] = r
@@ -173,7 +176,7 @@ func TreeFromRows(rows []NodeRow) (*Tree, error) {
 			}
 			seen[er.EditID] = true
 			t.Edges[er.EditID] = Edge{ID: EdgeID(er.EditID), Parent: NodeID(i), Index: int(er.Index),
-				Edit: ProposedEdit{Text: er.Text, Payload: er.Payload}, Child: NodeID(er.ChildNodeID),
+				Edit: ProposedEdit{Text: er.Text, Payload: er.Payload, Score: er.ProposerScore}, Child: NodeID(er.ChildNodeID),
 				Label: Label{T: er.T, B: er.B, Censored: er.Censored}}
 			n.Edges = append(n.Edges, EdgeID(er.EditID))
 		}

@@ -72,7 +72,7 @@ func project(t *Tree, c Columns) *Tree {
 	for i := range p.Edges {
 		p.Edges[i].Edit.Payload = ""
 		if c == ReplayColumns {
-			p.Edges[i].Edit.Text = ""
+			p.Edges[i].Edit.Text, p.Edges[i].Edit.Score = "", nil
 		}
 	}
 	return &p

@@ -86,6 +86,12 @@ func (f ExecutorFunc) Run(ctx context.Context, program, tests string) (Execution
 type ProposedEdit struct {
 	Text    string `json:"text"`
 	Payload string `json:"payload,omitempty"`
+	// Score is the proposer's own confidence in the edit as a
+	// log-probability, where the proposer has one: mutate's log share of the
+	// ordering weight it sampled the edit by, an LLM's mean token
+	// log-probability of the edit's text. Scales differ between proposers, so
+	// readers compare it among siblings; nil when the proposer gives none.
+	Score *float64 `json:"score,omitempty"`
 }
 
 // ProposeRequest asks for a diagnosis and K edits of one program.

@@ -127,12 +127,13 @@ func (pr *Proposer) Propose(ctx context.Context, req corpus.ProposeRequest) (cor
 	p := parse(req.Program)
 	d := diagnose(p, req.Task, req.Exec)
 	r := rng(pr.opts.Seed, "propose", req.Key, req.Program)
-	chosen := pr.choose(p, d, r, req.K)
+	chosen, shares := pr.choose(p, d, r, req.K)
 	prop := corpus.Proposal{Diagnosis: d.text, TokensEstimated: pr.estimated}
 	tokens := pr.tokens.CountTokens(d.text)
-	for _, m := range chosen {
+	for i, m := range chosen {
 		text := editText(p, d, m, r)
-		prop.Edits = append(prop.Edits, corpus.ProposedEdit{Text: text, Payload: m.Marshal()})
+		score := math.Log(shares[i])
+		prop.Edits = append(prop.Edits, corpus.ProposedEdit{Text: text, Payload: m.Marshal(), Score: &score})
 		tokens += pr.tokens.CountTokens(text)
 	}
 	prop.OutputTokens = tokens
@@ -140,10 +141,22 @@ func (pr *Proposer) Propose(ctx context.Context, req corpus.ProposeRequest) (cor
 }
 
 // choose samples up to k mutations with weights (see weights) without
-// replacement and with distinct resulting programs.
-func (pr *Proposer) choose(p *program, d diagnosis, r *rand.Rand, k int) []Mutation {
+// replacement and with distinct resulting programs. shares[i] is chosen[i]'s
+// weight over the total weight of every candidate (in (0, 1]): the
+// proposer's own confidence in it, recorded as the edit's score.
+func (pr *Proposer) choose(p *program, d diagnosis, r *rand.Rand, k int) (chosen []Mutation, shares []float64) {
 	cands := p.enumerate()
-	return sample(p.src, cands, pr.weights(cands, d), r, k)
+	w := pr.weights(cands, d)
+	total := 0.0
+	for _, x := range w {
+		total += x
+	}
+	idx := sampleIndices(p.src, cands, w, r, k)
+	chosen, shares = make([]Mutation, len(idx)), make([]float64, len(idx))
+	for i, j := range idx {
+		chosen[i], shares[i] = cands[j], w[j]/total
+	}
+	return chosen, shares
 }
 
 // weights gives each candidate prior(family) × boost(family) ×
@@ -293,12 +306,22 @@ func listLen(s string) int {
 // sample draws up to k mutations of src with probability ∝ w, without
 // replacement; results are distinct programs different from src.
 func sample(src string, cands []Mutation, weights []float64, r *rand.Rand, k int) []Mutation {
+	idx := sampleIndices(src, cands, weights, r, k)
+	out := make([]Mutation, len(idx))
+	for i, j := range idx {
+		out[i] = cands[j]
+	}
+	return out
+}
+
+// sampleIndices is sample returning the chosen candidates' indices.
+func sampleIndices(src string, cands []Mutation, weights []float64, r *rand.Rand, k int) []int {
 	w := append([]float64(nil), weights...)
 	total := 0.0
 	for _, x := range w {
 		total += x
 	}
-	var out []Mutation
+	var out []int
 	seen := map[string]bool{src: true}
 	for len(out) < k && total > 1e-12 {
 		x := r.Float64() * total
@@ -323,7 +346,7 @@ func sample(src string, cands []Mutation, weights []float64, r *rand.Rand, k int
 			continue
 		}
 		seen[prog] = true
-		out = append(out, cands[i])
+		out = append(out, i)
 	}
 	return out
 }

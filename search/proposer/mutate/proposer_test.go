@@ -141,7 +141,13 @@ func TestProposeRevise(t *testing.T) {
 	}
 	want := proposer.EstimateTokens(a.Diagnosis)
 	seen := map[string]bool{}
+	shares := 0.0
 	for _, e := range a.Edits {
+		// The score is the log share of the weight the edit was drawn by.
+		if e.Score == nil || !(*e.Score <= 0) || math.IsInf(*e.Score, 0) {
+			t.Fatalf("edit %q: score %v, want a finite log share", e.Text, e.Score)
+		}
+		shares += math.Exp(*e.Score)
 		want += proposer.EstimateTokens(e.Text)
 		if !strings.HasPrefix(e.Text, "Line ") || !strings.Contains(e.Text, "; ") {
 			t.Errorf("edit text %q", e.Text)
@@ -154,6 +160,9 @@ func TestProposeRevise(t *testing.T) {
 		if rev.OutputTokens != proposer.EstimateTokens(rev.Program) || !rev.TokensEstimated {
 			t.Errorf("revision tokens %d", rev.OutputTokens)
 		}
+	}
+	if shares > 1+1e-9 {
+		t.Errorf("the edits' shares of the weight sum to %v > 1", shares)
 	}
 	if a.OutputTokens != want {
 		t.Errorf("OutputTokens = %d, want %d", a.OutputTokens, want)
