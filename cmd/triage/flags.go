@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"triage/model"
+	"triage/search/proposer/openai"
 	"triage/search/proposer/setup"
 	"triage/search/sandbox"
 )
@@ -71,6 +72,7 @@ type proposerFlags struct {
 	proposer, baseURL, model, apiKeyEnv string
 	temperature                         float32
 	maxTokens, concurrency, n           int
+	noLogProbs                          bool
 }
 
 // addProposerFlags adds the proposer flags to fl; the commands word the
@@ -84,17 +86,25 @@ func addProposerFlags(fl *pflag.FlagSet, p *proposerFlags, temperatureUsage, nUs
 	fl.IntVar(&p.maxTokens, "max-tokens", 2048, "openai: max output tokens per call")
 	fl.IntVar(&p.concurrency, "concurrency", 8, "openai: requests in flight")
 	fl.IntVar(&p.n, "n", 1, nUsage)
+	fl.BoolVar(&p.noLogProbs, "no-logprobs", false, "openai: do not ask the server for token log-probabilities (each edit's proposer_score); for servers that refuse the field")
 }
 
 // newProposer builds the proposer of p (setup.New); bad options are bad
 // input, a server that fails its check is a failure of the command named.
 func newProposer(ctx context.Context, command string, p proposerFlags, seed uint64) (setup.Proposer, error) {
 	built, err := setup.New(ctx, setup.Options{Name: p.proposer, Seed: seed, BaseURL: p.baseURL, Model: p.model,
-		APIKey: os.Getenv(p.apiKeyEnv), N: p.n, Temperature: p.temperature, MaxTokens: p.maxTokens, Concurrency: p.concurrency})
+		APIKey: os.Getenv(p.apiKeyEnv), N: p.n, Temperature: p.temperature, MaxTokens: p.maxTokens, Concurrency: p.concurrency,
+		NoLogProbs: p.noLogProbs})
 	var inv *setup.InvalidError
 	switch {
 	case errors.As(err, &inv):
 		return built, badInput("%v", inv.Err)
+	case errors.Is(err, openai.ErrUnauthorized):
+		where := fmt.Sprintf("$%s is empty", p.apiKeyEnv)
+		if os.Getenv(p.apiKeyEnv) != "" {
+			where = fmt.Sprintf("it was read from $%s", p.apiKeyEnv)
+		}
+		return built, fmt.Errorf("%s: %w (%s; --api-key-env names the variable that holds the key)", command, err, where)
 	case err != nil:
 		return built, fmt.Errorf("%s: %w", command, err)
 	}

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"triage/corpus"
+	"triage/search/proposer/openai"
 	"triage/search/sandbox"
 )
 
@@ -40,7 +42,11 @@ func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "triage:", err)
+	msg := err.Error()
+	if errors.Is(err, openai.ErrUnauthorized) && !strings.Contains(msg, "--api-key-env") {
+		msg += " (the key is read from the environment variable --api-key-env names, OPENAI_API_KEY by default)"
+	}
+	fmt.Fprintln(os.Stderr, "triage:", msg)
 	var ue *usageError
 	if errors.As(err, &ue) || errors.Is(err, sandbox.ErrNoLimits) {
 		return exitUsage

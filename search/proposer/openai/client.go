@@ -38,6 +38,16 @@ type Request struct {
 	// Temperature overrides Options.Temperature when set.
 	Temperature *float32
 	MaxTokens   int // 0 = Options.MaxTokens
+	// LogProbs asks the server for each output token's log-probability
+	// (the request's "logprobs"); servers that do not give them answer
+	// without.
+	LogProbs bool
+}
+
+// TokenLogProb is one output token and its log-probability.
+type TokenLogProb struct {
+	Token   string
+	LogProb float64
 }
 
 // Usage is the token usage of one or more calls. Counts come from the
@@ -63,6 +73,9 @@ func (u *Usage) Add(v Usage) {
 // Reply is the answer to one Request: the choices' contents and the usage.
 type Reply struct {
 	Contents []string
+	// LogProbs[i] are Contents[i]'s tokens with their log-probabilities,
+	// when the request asked for them and the server gave them (else nil).
+	LogProbs [][]TokenLogProb
 	Usage    Usage
 }
 
@@ -180,6 +193,9 @@ func (c *Client) Check(ctx context.Context) error {
 		errors.As(err, &reqErr) && reqErr.HTTPStatusCode == http.StatusNotFound:
 		return nil
 	}
+	if unauthorized(err) {
+		err = fmt.Errorf("%w: %w", ErrUnauthorized, err)
+	}
 	return fmt.Errorf("openai: server at %s not usable: %w", c.opts.BaseURL, err)
 }
 
@@ -194,6 +210,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Reply, error) {
 		Temperature: c.opts.Temperature,
 		MaxTokens:   cmpOr(req.MaxTokens, c.opts.MaxTokens),
 		N:           max(req.N, 1),
+		LogProbs:    req.LogProbs,
 	}
 	if req.Temperature != nil {
 		creq.Temperature = *req.Temperature
@@ -208,6 +225,14 @@ func (c *Client) Complete(ctx context.Context, req Request) (Reply, error) {
 	rep := Reply{Usage: Usage{Calls: 1, InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens}}
 	for _, ch := range resp.Choices {
 		rep.Contents = append(rep.Contents, ch.Message.Content)
+		var lps []TokenLogProb
+		if ch.LogProbs != nil {
+			lps = make([]TokenLogProb, len(ch.LogProbs.Content))
+			for i, lp := range ch.LogProbs.Content {
+				lps[i] = TokenLogProb{Token: lp.Token, LogProb: lp.LogProb}
+			}
+		}
+		rep.LogProbs = append(rep.LogProbs, lps)
 	}
 	if rep.Usage.OutputTokens == 0 {
 		for _, s := range rep.Contents {
@@ -238,8 +263,10 @@ func cmpOr[T comparable](a, b T) T {
 // complete sends one chat request with the concurrency limit and retries.
 func (c *Client) complete(ctx context.Context, req goopenai.ChatCompletionRequest) (goopenai.ChatCompletionResponse, error) {
 	var lastErr error
+	attempts := 0
 	for attempt := 0; ; attempt++ {
 		resp, retryAfter, err := c.once(ctx, req)
+		attempts++
 		if err == nil {
 			return resp, nil
 		}
@@ -259,8 +286,29 @@ func (c *Client) complete(ctx context.Context, req goopenai.ChatCompletionReques
 			return goopenai.ChatCompletionResponse{}, err
 		}
 	}
+	if unauthorized(lastErr) {
+		lastErr = fmt.Errorf("%w: %w", ErrUnauthorized, lastErr)
+	}
 	return goopenai.ChatCompletionResponse{}, fmt.Errorf("chat completion at %s failed after %d attempt(s): %w",
-		c.opts.BaseURL, c.opts.MaxRetries+1, lastErr)
+		c.opts.BaseURL, attempts, lastErr)
+}
+
+// ErrUnauthorized marks a server's refusal of the API key (HTTP 401 or
+// 403): not retried, and the caller's hint is where the key comes from.
+var ErrUnauthorized = errors.New("the server refused the API key")
+
+// unauthorized reports whether err is an HTTP 401 or 403 answer.
+func unauthorized(err error) bool {
+	code := 0
+	var apiErr *goopenai.APIError
+	var reqErr *goopenai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		code = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		code = reqErr.HTTPStatusCode
+	}
+	return code == http.StatusUnauthorized || code == http.StatusForbidden
 }
 
 // once makes one attempt under the concurrency limit and the per-request

@@ -48,13 +48,18 @@ type Options struct {
 	// Tokens counts tokens when a server reports no usage (the Qwen3
 	// tokenizer); nil = a byte-based estimate, labelled as such.
 	Tokens proposer.TokenCounter
+	// NoLogProbs stops the proposer asking for token log-probabilities
+	// (for a server that refuses the request's "logprobs"). With them, each
+	// edit is scored by its tokens' mean log-probability.
+	NoLogProbs bool
 }
 
 // Proposer implements corpus.Proposer over an OpenAI-compatible server. It is
 // safe for concurrent use.
 type Proposer struct {
-	n      int
-	client *Client
+	n          int
+	noLogProbs bool
+	client     *Client
 }
 
 var _ corpus.Proposer = (*Proposer)(nil)
@@ -66,7 +71,7 @@ func New(opts Options) (*Proposer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Proposer{n: c.opts.N, client: c}, nil
+	return &Proposer{n: c.opts.N, noLogProbs: opts.NoLogProbs, client: c}, nil
 }
 
 // Name is the proposer name recorded in corpora.
@@ -91,21 +96,28 @@ func (p *Proposer) Check(ctx context.Context) error {
 // Propose asks for a diagnosis and req.K edits in one call (N completions
 // pooled). Unparseable output is a Failed proposal with the raw text kept.
 func (p *Proposer) Propose(ctx context.Context, req corpus.ProposeRequest) (corpus.Proposal, error) {
-	rep, err := p.client.Complete(ctx, Request{Messages: proposeMessages(req), N: p.n})
+	rep, err := p.client.Complete(ctx, Request{Messages: proposeMessages(req), N: p.n, LogProbs: !p.noLogProbs})
 	if err != nil {
 		return corpus.Proposal{}, fmt.Errorf("propose %s: %w", req.Key, err)
 	}
 	out := corpus.Proposal{OutputTokens: rep.Usage.OutputTokens, TokensEstimated: rep.Usage.Estimated}
 	seen := map[string]bool{}
-	for _, content := range rep.Contents {
-		diag, edits, ok := parseProposal(content)
+	for ci, content := range rep.Contents {
+		diag, edits, spans, ok := parseProposalSpans(content)
 		if !ok {
 			continue
 		}
 		if out.Diagnosis == "" {
 			out.Diagnosis = diag
 		}
-		for _, e := range edits {
+		for i, e := range edits {
+			// The edit's score: the mean log-probability of the tokens of
+			// its JSON object, where the server gave them.
+			if ci < len(rep.LogProbs) && rep.LogProbs[ci] != nil && spans != nil {
+				if m, ok := meanLogProb(content, rep.LogProbs[ci], spans[i]); ok {
+					e.Score = &m
+				}
+			}
 			if len(out.Edits) < req.K && !seen[e.Text] {
 				seen[e.Text] = true
 				out.Edits = append(out.Edits, e)

@@ -2,6 +2,8 @@ package openai
 
 import (
 	"context"
+	"errors"
+	"math"
 	"net"
 	"net/http"
 	"strings"
@@ -185,6 +187,83 @@ func TestGivesUpAfterRetriesAndOnClientErrors(t *testing.T) {
 	}
 }
 
+// A 401 is not retried, and the error says the one attempt made and that
+// the key was refused.
+func TestUnauthorizedIsOneAttempt(t *testing.T) {
+	fs := openaitest.New(t, reply{Contents: []string{goodProposal}})
+	p, err := New(Options{BaseURL: fs.URL, Model: openaitest.ModelName, APIKey: "wrong", MaxRetries: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Propose(context.Background(), req)
+	if !errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "after 1 attempt(s)") {
+		t.Fatalf("err = %v, want ErrUnauthorized after 1 attempt", err)
+	}
+}
+
+// Each edit is scored by the mean log-probability of the tokens of its
+// JSON object when the server gives them; not asked for, or not given, no
+// score.
+func TestProposeScoresEditsByTokenLogProbs(t *testing.T) {
+	content := goodProposal
+	first := strings.Index(content, `{"line": 7`)
+	second := strings.Index(content, `{"line": "9"`)
+	lp := func(pos int) float64 { // -0.5 in the first edit, -2 in the second, -1 elsewhere
+		switch {
+		case pos >= first && pos < second:
+			return -0.5
+		case pos >= second && pos < strings.Index(content, `{"line": null`):
+			return -2
+		}
+		return -1
+	}
+	pos := 0
+	tokens := openaitest.SplitTokens(content, func(_ int, tok string) float64 {
+		defer func() { pos += len(tok) }()
+		return lp(pos)
+	})
+	scripted := reply{Contents: []string{content}, LogProbs: [][]openaitest.TokenLogProb{tokens}}
+
+	p, fs, _ := newTestProposer(t, Options{}, scripted)
+	got, err := p.Propose(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked, _ := fs.Requests()[0].Raw["logprobs"].(bool); !asked {
+		t.Error("the request did not ask for logprobs")
+	}
+	if len(got.Edits) != 3 {
+		t.Fatalf("%d edits", len(got.Edits))
+	}
+	// Tokens of four bytes straddle the edits' edges, so the means are
+	// near, not at, each edit's own value.
+	for i, want := range []float64{-0.5, -2, -1} {
+		s := got.Edits[i].Score
+		if s == nil || math.Abs(*s-want) > 0.1 {
+			t.Errorf("edit %d score %v, want about %v", i, s, want)
+		}
+	}
+
+	p, fs, _ = newTestProposer(t, Options{NoLogProbs: true}, scripted)
+	if got, err = p.Propose(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if _, asked := fs.Requests()[0].Raw["logprobs"]; asked || got.Edits[0].Score != nil {
+		t.Errorf("NoLogProbs: asked %v, score %v", asked, got.Edits[0].Score)
+	}
+	p, _, _ = newTestProposer(t, Options{}, reply{Contents: []string{content}}) // a server without them
+	if got, err = p.Propose(context.Background(), req); err != nil || got.Edits[0].Score != nil {
+		t.Errorf("no logprobs given: score %v, err %v", got.Edits[0].Score, err)
+	}
+	// Tokens that do not spell the content: no score rather than a wrong one.
+	bad := append([]openaitest.TokenLogProb(nil), tokens...)
+	bad[3].Token = "@@@@"
+	p, _, _ = newTestProposer(t, Options{}, reply{Contents: []string{content}, LogProbs: [][]openaitest.TokenLogProb{bad}})
+	if got, err = p.Propose(context.Background(), req); err != nil || got.Edits[0].Score != nil {
+		t.Errorf("mismatched tokens: score %v, err %v", got.Edits[0].Score, err)
+	}
+}
+
 func TestUnreachableServer(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -291,9 +370,17 @@ func FuzzParseProposal(f *testing.F) {
 	f.Add(`{"diagnosis":"d","edits":[{"line":{"x":1},"change":"c"}]} trailing {`)
 	f.Add("{{{\"}}}")
 	f.Fuzz(func(t *testing.T, raw string) {
-		diag, edits, ok := parseProposal(raw)
+		diag, edits, spans, ok := parseProposalSpans(raw)
 		if ok && (diag == "" || len(edits) == 0) {
 			t.Fatalf("ok with diag %q edits %v", diag, edits)
+		}
+		if spans != nil && len(spans) != len(edits) {
+			t.Fatalf("%d spans for %d edits", len(spans), len(edits))
+		}
+		for _, sp := range spans {
+			if sp[0] < 0 || sp[1] > len(raw) || sp[0] >= sp[1] || raw[sp[0]] != '{' {
+				t.Fatalf("span %v of %q", sp, raw)
+			}
 		}
 		for _, e := range edits {
 			if strings.TrimSpace(e.Text) == "" {

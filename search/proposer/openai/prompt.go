@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -72,15 +73,24 @@ type wireProposal struct {
 // JSON object, possibly inside a code fence or surrounded by prose. Edits
 // without a change are dropped. ok is false when nothing usable was found.
 func parseProposal(raw string) (diagnosis string, edits []corpus.ProposedEdit, ok bool) {
-	obj, found := firstJSONObject(raw)
+	diagnosis, edits, _, ok = parseProposalSpans(raw)
+	return diagnosis, edits, ok
+}
+
+// parseProposalSpans is parseProposal that also returns, for each edit,
+// the byte range of its JSON object in raw (nil when it cannot be told).
+func parseProposalSpans(raw string) (diagnosis string, edits []corpus.ProposedEdit, spans [][2]int, ok bool) {
+	start, end, found := firstJSONObject(raw)
 	if !found {
-		return "", nil, false
+		return "", nil, nil, false
 	}
+	obj := raw[start:end]
 	var w wireProposal
 	if err := json.Unmarshal([]byte(obj), &w); err != nil {
-		return "", nil, false
+		return "", nil, nil, false
 	}
-	for _, e := range w.Edits {
+	all := editSpans(obj)
+	for i, e := range w.Edits {
 		change := strings.TrimSpace(e.Change)
 		if change == "" {
 			continue
@@ -95,14 +105,87 @@ func parseProposal(raw string) (diagnosis string, edits []corpus.ProposedEdit, o
 		}
 		payload, _ := json.Marshal(e)
 		edits = append(edits, corpus.ProposedEdit{Text: text, Payload: string(payload)})
+		if len(all) == len(w.Edits) {
+			spans = append(spans, [2]int{start + all[i][0], start + all[i][1]})
+		}
+	}
+	if len(spans) != len(edits) {
+		spans = nil
 	}
 	diagnosis = strings.TrimSpace(w.Diagnosis)
-	return diagnosis, edits, diagnosis != "" && len(edits) > 0
+	return diagnosis, edits, spans, diagnosis != "" && len(edits) > 0
 }
 
-// firstJSONObject returns the first balanced {...} in s that parses as JSON,
-// skipping braces inside JSON strings.
-func firstJSONObject(s string) (string, bool) {
+// editSpans returns the byte range of each element of obj's top-level
+// "edits" array (the last such key, as encoding/json decodes it); nil when
+// obj has none or is not an object.
+func editSpans(obj string) [][2]int {
+	dec := json.NewDecoder(strings.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var spans [][2]int
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if k, _ := key.(string); k != "edits" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			var skip json.RawMessage // "edits" that is not an array
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			spans = nil
+			continue
+		}
+		spans = spans[:0]
+		for dec.More() {
+			var el json.RawMessage
+			if dec.Decode(&el) != nil {
+				return nil
+			}
+			end := int(dec.InputOffset())
+			spans = append(spans, [2]int{end - len(el), end})
+		}
+		if _, err := dec.Token(); err != nil { // ]
+			return nil
+		}
+	}
+	return spans
+}
+
+// meanLogProb is the mean log-probability of the tokens that overlap the
+// byte range span of content, the concatenation of tokens; ok is false
+// when the tokens do not spell content or none overlaps the span.
+func meanLogProb(content string, tokens []TokenLogProb, span [2]int) (mean float64, ok bool) {
+	pos, sum, n := 0, 0.0, 0
+	for _, t := range tokens {
+		end := pos + len(t.Token)
+		if end > len(content) || content[pos:end] != t.Token {
+			return 0, false
+		}
+		if end > span[0] && pos < span[1] && !math.IsNaN(t.LogProb) && !math.IsInf(t.LogProb, 0) {
+			sum += t.LogProb
+			n++
+		}
+		pos = end
+	}
+	if pos != len(content) || n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// firstJSONObject returns the byte range of the first balanced {...} in s
+// that parses as JSON, skipping braces inside JSON strings.
+func firstJSONObject(s string) (start, end int, ok bool) {
 	for start := strings.IndexByte(s, '{'); start >= 0; {
 		depth, inStr, esc := 0, false, false
 		for i := start; i < len(s); i++ {
@@ -120,8 +203,8 @@ func firstJSONObject(s string) (string, bool) {
 			case c == '}':
 				depth--
 				if depth == 0 {
-					if cand := s[start : i+1]; json.Valid([]byte(cand)) {
-						return cand, true
+					if json.Valid([]byte(s[start : i+1])) {
+						return start, i + 1, true
 					}
 					i = len(s)
 				}
@@ -133,7 +216,7 @@ func firstJSONObject(s string) (string, bool) {
 		}
 		start += 1 + next
 	}
-	return "", false
+	return 0, 0, false
 }
 
 var fenceRE = regexp.MustCompile("(?s)```[ \t]*(?:python3?|py)?[ \t]*\r?\n(.*?)```")

@@ -37,6 +37,7 @@ type Options struct {
 	Temperature            float32 // sampling temperature
 	MaxTokens              int     // max output tokens per call
 	Concurrency            int     // requests in flight
+	NoLogProbs             bool    // do not ask for token log-probabilities
 }
 
 // Proposer is a built proposer with what the caller records of it.
@@ -69,7 +70,8 @@ func New(ctx context.Context, o Options) (Proposer, error) {
 		return Proposer{Proposer: mutate.New(mutate.Options{Seed: o.Seed, Tokens: tok}), Model: "mutate"}, nil
 	}
 	p, err := openai.New(openai.Options{BaseURL: o.BaseURL, Model: o.Model, APIKey: o.APIKey,
-		N: o.N, Temperature: o.Temperature, MaxTokens: o.MaxTokens, Concurrency: o.Concurrency, Tokens: tok})
+		N: o.N, Temperature: o.Temperature, MaxTokens: o.MaxTokens, Concurrency: o.Concurrency, Tokens: tok,
+		NoLogProbs: o.NoLogProbs})
 	if err != nil {
 		return Proposer{}, &InvalidError{err}
 	}

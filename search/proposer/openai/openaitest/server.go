@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // APIKey is the bearer token the server accepts; other keys get 401.
@@ -42,6 +43,37 @@ type Reply struct {
 	// PromptTokens and CompletionTokens are the usage reported (defaults
 	// 100 and 42).
 	PromptTokens, CompletionTokens int
+	// LogProbs are the choices' token log-probabilities, one list per
+	// choice (nil: none for that choice), sent as a real server does only
+	// when the request asks for them ("logprobs": true).
+	LogProbs [][]TokenLogProb
+}
+
+// TokenLogProb is one output token and its log-probability.
+type TokenLogProb struct {
+	Token   string  `json:"token"`
+	LogProb float64 `json:"logprob"`
+}
+
+// SplitTokens cuts content into tokens of at most four bytes (whole UTF-8
+// characters) and gives each the log-probability lp(i, token): scripted
+// log-probabilities whose concatenated tokens are the content.
+func SplitTokens(content string, lp func(i int, token string) float64) []TokenLogProb {
+	var out []TokenLogProb
+	for len(content) > 0 {
+		n := 0
+		for n < len(content) {
+			_, size := utf8.DecodeRuneInString(content[n:])
+			if n > 0 && n+size > 4 {
+				break
+			}
+			n += size
+		}
+		tok := content[:n]
+		out = append(out, TokenLogProb{Token: tok, LogProb: lp(len(out), tok)})
+		content = content[n:]
+	}
+	return out
 }
 
 // Message is one chat message of a request.
@@ -173,9 +205,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	choices := []map[string]any{}
+	askedLogProbs, _ := raw["logprobs"].(bool)
 	for i, c := range rep.Contents {
-		choices = append(choices, map[string]any{"index": i, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": c}})
+		choice := map[string]any{"index": i, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": c}}
+		if askedLogProbs && i < len(rep.LogProbs) && rep.LogProbs[i] != nil {
+			choice["logprobs"] = map[string]any{"content": rep.LogProbs[i]}
+		}
+		choices = append(choices, choice)
 	}
 	resp := map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": req.Model, "choices": choices}
 	if !rep.NoUsage {
