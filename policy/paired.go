@@ -22,9 +22,23 @@ type Paired struct {
 	// RatioLo and RatioHi bound the central 95% of the bootstrap ratios.
 	RatioLo float64 `json:"ratio_lo95"`
 	RatioHi float64 `json:"ratio_hi95"`
-	Trees   int     `json:"trees"`
-	Tasks   int     `json:"tasks"`
+	// LogRatioSE is the bootstrap standard error of ln(Ratio); Detectable
+	// is the smallest ratio below 1 that a two-sided 5 % test of these
+	// trees would tell from 1 with 80 % power, exp(−(z₀.₉₇₅ + z₀.₈)·SE):
+	// how large an effect this many trees can show.
+	LogRatioSE float64 `json:"log_ratio_se"`
+	Detectable float64 `json:"detectable_ratio"`
+	Trees      int     `json:"trees"`
+	Tasks      int     `json:"tasks"`
 }
+
+// zPower80 is z₀.₉₇₅ + z₀.₈: the standard errors between the null and
+// the smallest effect a two-sided 5 % test detects with 80 % power.
+const zPower80 = 1.959964 + 0.841621
+
+// DetectableRatio is the smallest ratio below 1 that a two-sided 5 % test
+// tells from 1 with 80 % power when ln(ratio) has standard error se.
+func DetectableRatio(se float64) float64 { return math.Exp(-zPower80 * se) }
 
 // ComparePaired computes Paired for outcomes a and b (named nameA and
 // nameB) with resamples bootstrap draws of whole tasks seeded by seed.
@@ -97,6 +111,16 @@ func ComparePaired(nameA string, a []Outcome, nameB string, b []Outcome, resampl
 			sq += (d - mean) * (d - mean)
 		}
 		p.DiffSE = math.Sqrt(sq / float64(resamples))
+		var lmean, lsq float64
+		for _, r := range ratios {
+			lmean += math.Log(r)
+		}
+		lmean /= float64(resamples)
+		for _, r := range ratios {
+			lsq += (math.Log(r) - lmean) * (math.Log(r) - lmean)
+		}
+		p.LogRatioSE = math.Sqrt(lsq / float64(resamples))
+		p.Detectable = DetectableRatio(p.LogRatioSE)
 		slices.Sort(ratios)
 		p.RatioLo = ratios[int(0.025*float64(resamples-1))]
 		p.RatioHi = ratios[int(math.Ceil(0.975*float64(resamples-1)))]

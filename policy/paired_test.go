@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -38,6 +39,29 @@ func TestComparePaired(t *testing.T) {
 	}
 	if !(p.RatioLo <= p.Ratio && p.Ratio <= p.RatioHi) || p.RatioLo < 0.8 || p.RatioHi > 0.9 {
 		t.Errorf("ratio interval [%v, %v] around %v", p.RatioLo, p.RatioHi, p.Ratio)
+	}
+	// The detectable ratio follows the bootstrap SE of the log ratio, and
+	// more clusters of the same spread make it closer to 1.
+	if p.LogRatioSE <= 0 || math.Abs(p.Detectable-math.Exp(-2.801585*p.LogRatioSE)) > 1e-6 || p.Detectable >= 1 {
+		t.Errorf("log ratio SE %v, detectable %v", p.LogRatioSE, p.Detectable)
+	}
+	var many, manyB []Outcome
+	for i := range 40 {
+		for _, o := range a {
+			o.TaskID += fmt.Sprint(i)
+			many = append(many, o)
+		}
+		for _, o := range b {
+			o.TaskID += fmt.Sprint(i)
+			manyB = append(manyB, o)
+		}
+	}
+	q, err := ComparePaired("a", many, "b", manyB, 500, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(q.Detectable > p.Detectable) || q.Detectable >= 1 {
+		t.Errorf("detectable with 80 tasks %v, with 2 tasks %v: want closer to 1 with more", q.Detectable, p.Detectable)
 	}
 	if _, err := ComparePaired("a", a[:1], "b", b[2:3], 10, 1); err == nil {
 		t.Error("no common solved tree accepted")

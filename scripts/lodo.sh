@@ -1,45 +1,52 @@
 #!/usr/bin/env bash
-# lodo.sh [BIN] [OUT] -- the cross-dataset judge (docs/cross-dataset.md) on the two task sources:
-# train on the bundled tasks' corpora and score on MBPP's, and the other way round, three training
-# seeds, every baseline and the hybrid tuned on the training source's val split.
-#   BUNDLED  comma list of bundled corpus folders (default out/corpora/bundled)
-#   MBPP     comma list of MBPP corpus folders (default out/mbpp/trainval,out/mbpp/test:
-#            scripts/mbpp-corpus.sh's parts; folders that do not exist are left out)
-#   SEEDS    training seeds (default 1,2,3)
-#   ALL_SPLITS=1  score every split of the held-out source, not only its test split (what a source
-#            whose test split is not built yet needs; nothing of the held-out source is trained or
-#            tuned on either way)
-#   TRAIN_FLAGS  more flags of cv (training options, e.g. "--no-program --no-edit-text")
-# Writes OUT/lodo.json, OUT/lodo.md and the checkpoints under OUT/.
+# lodo.sh [BIN] [OUT] -- the judge of a policy on task sources it never trained on
+# (docs/cross-dataset.md): each source is held out in turn, a model trains on the union of all the
+# others (checkpoint chosen on their val splits, every baseline and the hybrid tuned there), and
+# learned, hybrid and the tuned baselines are scored on every split of the held-out source; three
+# training seeds, the paired comparison against every baseline with the detectable effect, a pooled
+# row over the directions.
+#   CORPORA     space list of NAME=DIR[,DIR...], one per source (default: every folder
+#               $CORPORA_DIR/<name>[-*] of the four sources that holds a manifest)
+#   CORPORA_DIR where the sources' corpora are (default out/corpora; docs/corpus.md builds them)
+#   SEEDS       training seeds (default 1,2,3)
+#   TEST_ONLY=1 score only the held-out source's test split
+#   TRAIN_FLAGS more flags of cv (training options, e.g. "--no-program --no-edit-text")
+# Writes OUT/lodo.json, OUT/lodo.md, OUT/corpora.txt and the checkpoints under OUT/.
 set -euo pipefail
 BIN=${1:-bin/triage}
 OUT=${2:-out/lodo}
-BUNDLED=${BUNDLED:-out/corpora/bundled}
-MBPP=${MBPP:-out/mbpp/trainval,out/mbpp/test}
+CORPORA_DIR=${CORPORA_DIR:-out/corpora}
 SEEDS=${SEEDS:-1,2,3}
-ALL_SPLITS=${ALL_SPLITS:-0}
 
-# existing DIRS keeps the folders of a comma list that hold a corpus.
-existing() {
+# folders NAME: the comma list of NAME's corpus folders under CORPORA_DIR that hold a manifest.
+folders() {
   local out=() d
-  IFS=, read -ra ds <<<"$1"
-  for d in "${ds[@]}"; do
+  for d in "$CORPORA_DIR/$1" "$CORPORA_DIR/$1"-*; do
     if ls "$d"/manifest*.json >/dev/null 2>&1; then out+=("$d"); fi
   done
   (IFS=,; echo "${out[*]}")
 }
-b=$(existing "$BUNDLED")
-m=$(existing "$MBPP")
-if [ -z "$b" ] || [ -z "$m" ]; then
-  echo "lodo.sh: need corpora of both sources (bundled: '$BUNDLED' → '$b'; mbpp: '$MBPP' → '$m')" >&2
+if [ -z "${CORPORA:-}" ]; then
+  CORPORA=""
+  for s in bundled mbpp exercism thealgorithms; do
+    f=$(folders "$s")
+    if [ -n "$f" ]; then CORPORA="$CORPORA $s=$f"; fi
+  done
+fi
+args=(cv --lodo --train-seeds "$SEEDS" --no-progress --out "$OUT" --json-file "$OUT/lodo.json")
+n=0
+for c in $CORPORA; do args+=(--corpus "$c"); n=$((n + 1)); done
+if [ "$n" -lt 2 ]; then
+  echo "lodo.sh: need corpora of at least two sources (found: '${CORPORA# }' under $CORPORA_DIR)" >&2
   exit 2
 fi
-args=(cv --lodo --corpus "bundled=$b" --corpus "mbpp=$m" --train-seeds "$SEEDS" --no-progress
-  --out "$OUT" --json-file "$OUT/lodo.json")
-[ "$ALL_SPLITS" = 1 ] && args+=(--all-splits)
+[ "${TEST_ONLY:-0}" = 1 ] || args+=(--all-splits)
 # shellcheck disable=SC2206 # TRAIN_FLAGS is a list of flags
 [ -n "${TRAIN_FLAGS:-}" ] && args+=(${TRAIN_FLAGS})
 mkdir -p "$OUT"
-for d in ${b//,/ } ${m//,/ }; do "$BIN" corpus stats "$d" | sed -n '1,12p' | sed "s|^|$d: |"; done >"$OUT/corpora.txt"
+for c in $CORPORA; do
+  name=${c%%=*}; dirs=${c#*=}
+  echo "== $name"; "$BIN" corpus stats ${dirs//,/ } | sed -n '1,12p'
+done >"$OUT/corpora.txt"
 echo "== $BIN ${args[*]}" >&2
 "$BIN" "${args[@]}" | tee "$OUT/lodo.md"

@@ -148,10 +148,26 @@ type LODOConfig struct {
 	Command       string
 }
 
+// LODOResult is the judge's record: every direction and, when every
+// dataset was held out once, the pooled row.
+type LODOResult struct {
+	Directions []LODODirection `json:"lodo"`
+	Pooled     *LODOPooled     `json:"pooled,omitempty"`
+}
+
 // LODOCommand checks c (the datasets, no --params, the training seeds, the
 // hybrid grid), opens the setup over every dataset's folders and runs
-// LeaveOneDatasetOut: one direction per ordered pair.
-func LODOCommand(ctx context.Context, c LODOConfig) ([]LODODirection, error) {
+// LeaveOneDatasetOut (each dataset held out against the union of the
+// others, or every ordered pair) and pools the directions.
+func LODOCommand(ctx context.Context, c LODOConfig) (LODOResult, error) {
+	dirs, err := lodoDirections(ctx, c)
+	if err != nil {
+		return LODOResult{}, err
+	}
+	return LODOResult{Directions: dirs, Pooled: PoolLODO(dirs, c.LODO)}, nil
+}
+
+func lodoDirections(ctx context.Context, c LODOConfig) ([]LODODirection, error) {
 	names, groups, err := ParseDatasets(c.Corpus)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"triage/corpus"
 	"triage/model"
@@ -104,6 +105,12 @@ type LODOOptions struct {
 	// AllSplits scores every split of the held-out source; by default only
 	// its test split.
 	AllSplits bool
+	// Pairs trains on each dataset alone and scores on each other one
+	// (every ordered pair). By default each dataset is held out in turn and
+	// the model trains on the union of all the others: the judge of a
+	// policy meant for sources it has never seen. With two datasets the
+	// two are the same.
+	Pairs bool
 	// Seeds of stochastic baselines; Budgets of S/C/AUSC; Resamples of the
 	// bootstrap; Workers of the baseline replays (≤ 0: one per CPU).
 	Seeds     int
@@ -132,6 +139,7 @@ type LODODirection struct {
 	Test      string `json:"test"`
 	TestSplit string `json:"test_split"`
 	Trees     int    `json:"heldout_trees"`
+	FixTrees  int    `json:"heldout_trees_with_fix"`
 	Tasks     int    `json:"heldout_tasks"`
 	// Tuned holds each baseline's hyperparameters chosen on the training
 	// source's val split.
@@ -211,27 +219,94 @@ func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env En
 		log = slog.Default()
 	}
 	var out []LODODirection
-	for _, tr := range ds {
-		val, err := collect(ctx, FilterSource{tr.Src, isSplit(corpus.SplitVal)})
-		if err != nil {
-			return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
-		}
-		tuned, err := tuneBaselines(ctx, val, o)
-		if err != nil {
-			return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
-		}
-		for _, te := range ds {
-			if te.Name == tr.Name {
-				continue
-			}
-			d, err := lodoDirection(ctx, tr, te, tuned, val, hgrid, o, env, log)
+	type tuning struct {
+		val   []*corpus.Tree
+		tuned map[string]policy.Params
+	}
+	tuned := map[string]tuning{} // by training dataset: tuned once for all its directions
+	for _, pl := range lodoPlans(ds, o.Pairs) {
+		tr, te := pl.train, pl.test
+		tu, ok := tuned[tr.Name]
+		if !ok {
+			val, err := collect(ctx, FilterSource{tr.Src, isSplit(corpus.SplitVal)})
 			if err != nil {
-				return nil, fmt.Errorf("train on %s, test on %s: %w", tr.Name, te.Name, err)
+				return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
 			}
-			out = append(out, *d)
+			params, err := tuneBaselines(ctx, val, o)
+			if err != nil {
+				return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
+			}
+			tu = tuning{val, params}
+			tuned[tr.Name] = tu
 		}
+		d, err := lodoDirection(ctx, tr, te, tu.tuned, tu.val, hgrid, o, env, log)
+		if err != nil {
+			return nil, fmt.Errorf("train on %s, test on %s: %w", tr.Name, te.Name, err)
+		}
+		out = append(out, *d)
 	}
 	return out, nil
+}
+
+// lodoPlan is one direction of the judge: the dataset trained (and tuned)
+// on and the one scored.
+type lodoPlan struct{ train, test Dataset }
+
+// lodoPlans are the directions over ds: every ordered pair with pairs,
+// else each dataset held out once against the union of the others.
+func lodoPlans(ds []Dataset, pairs bool) []lodoPlan {
+	pairs = pairs || len(ds) == 2 // the same directions, in the pairs' order
+	var out []lodoPlan
+	for i, te := range ds {
+		if !pairs {
+			others := slices.Delete(slices.Clone(ds), i, i+1)
+			out = append(out, lodoPlan{train: UnionDataset(others), test: te})
+			continue
+		}
+		for _, tr := range ds {
+			if tr.Name != te.Name {
+				out = append(out, lodoPlan{train: tr, test: te})
+			}
+		}
+	}
+	if pairs { // training source by training source, as the judge has always printed them
+		slices.SortStableFunc(out, func(a, b lodoPlan) int { return datasetIndex(ds, a.train) - datasetIndex(ds, b.train) })
+	}
+	return out
+}
+
+func datasetIndex(ds []Dataset, d Dataset) int {
+	return slices.IndexFunc(ds, func(x Dataset) bool { return x.Name == d.Name })
+}
+
+// UnionDataset is one dataset of all of ds's trees, named by their names
+// joined with "+" (ds itself when it is one dataset).
+func UnionDataset(ds []Dataset) Dataset {
+	if len(ds) == 1 {
+		return ds[0]
+	}
+	var names []string
+	var srcs UnionSource
+	var rec SourceRecord
+	for _, d := range ds {
+		names = append(names, d.Name)
+		srcs = append(srcs, d.Src)
+		rec.Corpus = append(rec.Corpus, d.Record.Corpus...)
+	}
+	return Dataset{Name: strings.Join(names, "+"), Src: srcs, Record: rec}
+}
+
+// UnionSource reads the trees of each of its sources in turn.
+type UnionSource []Source
+
+// Trees implements Source.
+func (u UnionSource) Trees(ctx context.Context, fn func(*corpus.Tree) error) error {
+	for _, s := range u {
+		if err := s.Trees(ctx, fn); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func isSplit(split string) func(*corpus.Tree) bool {
@@ -256,6 +331,9 @@ func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.
 	tasks := map[string]bool{}
 	for _, t := range held {
 		tasks[t.TaskID] = true
+		if t.HasFix() {
+			d.FixTrees++
+		}
 	}
 	d.Trees, d.Tasks = len(held), len(tasks)
 	for _, name := range o.Baselines {
@@ -533,4 +611,85 @@ func ReplayScored(ctx context.Context, sc policy.Scorer, trees []*corpus.Tree, m
 		}
 	}
 	return out, nil
+}
+
+// LODOPooled is the judge's pooled row: each scored policy's trees of every
+// direction against each baseline's, paired tree by tree as one set (each
+// held-out tree is in exactly one direction when every dataset is held out
+// once).
+type LODOPooled struct {
+	Directions []string `json:"directions"`
+	Trees      int      `json:"trees"`
+	Tasks      int      `json:"tasks"`
+	// Runs pools the models of one training seed (Runs[i] the i-th seed of
+	// every direction); Ensemble the ensembles'.
+	Runs     []LODOPooledRun `json:"runs"`
+	Ensemble []policy.Paired `json:"ensemble,omitempty"`
+}
+
+// LODOPooledRun is one training seed's pooled comparisons.
+type LODOPooledRun struct {
+	Seed   uint64          `json:"train_seed"`
+	Paired []policy.Paired `json:"paired"`
+}
+
+// PoolLODO pools the directions of one leave-one-out judge (nil for fewer
+// than two directions, or when a held-out dataset is scored twice, as
+// every ordered pair of more than two datasets does: its trees would count
+// twice). The bootstrap clusters by task across all of them.
+func PoolLODO(dirs []LODODirection, o LODOOptions) *LODOPooled {
+	if len(dirs) < 2 {
+		return nil
+	}
+	p := &LODOPooled{}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d.Test] || len(d.Runs) != len(dirs[0].Runs) {
+			return nil
+		}
+		seen[d.Test] = true
+		p.Directions = append(p.Directions, d.Train+" → "+d.Test)
+		p.Trees += d.Trees
+		p.Tasks += d.Tasks
+	}
+	resamples := o.Resamples
+	if resamples <= 0 {
+		resamples = 1000
+	}
+	baseline := func(name string) []policy.Outcome {
+		var outs []policy.Outcome
+		for _, d := range dirs {
+			outs = append(outs, d.Outcomes[name]...)
+		}
+		return outs
+	}
+	compare := func(runOf func(d LODODirection) *LODORun, names []string, seed uint64) []policy.Paired {
+		var out []policy.Paired
+		for _, name := range names {
+			var outs []policy.Outcome
+			for _, d := range dirs {
+				r := runOf(d)
+				if r == nil || r.Outcomes[name] == nil {
+					outs = nil
+					break
+				}
+				outs = append(outs, r.Outcomes[name]...)
+			}
+			if outs == nil {
+				continue
+			}
+			for _, b := range o.Baselines {
+				if pr, err := policy.ComparePaired(name, outs, b, baseline(b), resamples, seed); err == nil {
+					out = append(out, pr)
+				}
+			}
+		}
+		return out
+	}
+	for i, r := range dirs[0].Runs {
+		p.Runs = append(p.Runs, LODOPooledRun{Seed: r.Seed,
+			Paired: compare(func(d LODODirection) *LODORun { return &d.Runs[i] }, []string{"learned", "hybrid"}, r.Seed)})
+	}
+	p.Ensemble = compare(func(d LODODirection) *LODORun { return d.Ensemble }, []string{"ensemble", "ensemble-hybrid"}, 1)
+	return p
 }

@@ -208,6 +208,81 @@ func TestLeaveOneDatasetOut(t *testing.T) {
 	}
 }
 
+// TestLeaveOneSourceOut holds each of three sources out in turn: the model
+// trains and the baselines tune on the union of the other two, only the
+// held-out source's trees (every split) are scored, and the pooled row
+// pairs every direction's trees once. Every ordered pair (Pairs) gives six
+// directions and no pooled row.
+func TestLeaveOneSourceOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three models")
+	}
+	var ds []Dataset
+	total := 0
+	for i, name := range []string{"a", "b", "c"} {
+		trees := namedTrees(name, 12, 6, uint64(i+1))
+		total += len(trees)
+		ds = append(ds, Dataset{Name: name, Src: TreeSlice(trees)})
+	}
+	env := tinyEnv(t, nil, t.TempDir())
+	env.Train, env.Val = nil, nil
+	o := LODOOptions{Train: tinyOptions(), TrainSeeds: []uint64{1}, Baselines: []string{"bfs", "uct"},
+		NoHybrid: true, AllSplits: true, Seeds: 2, Resamples: 50, Workers: 1}
+	dirs, err := LeaveOneDatasetOut(context.Background(), ds, o, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]string{{"b+c", "a"}, {"a+c", "b"}, {"a+b", "c"}}
+	if len(dirs) != len(want) {
+		t.Fatalf("%d directions, want 3", len(dirs))
+	}
+	for i, d := range dirs {
+		if d.Train != want[i][0] || d.Test != want[i][1] || d.TestSplit != "all" || d.Trees != 12 {
+			t.Errorf("direction %d: %s → %s, %s split, %d trees; want %s → %s, every split, 12 trees", i, d.Train, d.Test, d.TestSplit, d.Trees, want[i][0], want[i][1])
+		}
+		for _, o := range d.Runs[0].Outcomes["learned"] {
+			if !strings.HasPrefix(o.TaskID, d.Test+"-") {
+				t.Errorf("%s → %s: scored task %s", d.Train, d.Test, o.TaskID)
+			}
+		}
+		// The checkpoint chose its step on the union's val split: both
+		// training sources' val trees.
+		if d.Runs[0].Val == nil || d.Runs[0].Val.Trees != 4 {
+			t.Errorf("%s → %s: validated on %+v, want the 4 val trees of two sources", d.Train, d.Test, d.Runs[0].Val)
+		}
+	}
+	p := PoolLODO(dirs, o)
+	if p == nil || p.Trees != total || len(p.Runs) != 1 || len(p.Directions) != 3 {
+		t.Fatalf("pooled %+v", p)
+	}
+	for _, pr := range p.Runs[0].Paired {
+		if pr.A != "learned" || pr.Trees == 0 || pr.Trees > total || !(pr.Detectable > 0 && pr.Detectable < 1) {
+			t.Errorf("pooled paired %+v", pr)
+		}
+	}
+	var md strings.Builder
+	if err := WriteLODOVerdict(&md, dirs, p, []int{36}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| a | b+c | 12 (", "| pooled | the others | 36 (", "## train on a+b, score on c (all split"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("verdict lacks %q:\n%s", want, md.String())
+		}
+	}
+	o.Pairs = true
+	plans := lodoPlans(ds, true)
+	if len(plans) != 6 || plans[0].train.Name != "a" || plans[0].test.Name != "b" || plans[5].train.Name != "c" {
+		t.Errorf("pairs: %d plans", len(plans))
+	}
+	pairDirs := make([]LODODirection, len(plans))
+	for i, pl := range plans {
+		pairDirs[i] = LODODirection{Train: pl.train.Name, Test: pl.test.Name}
+	}
+	if PoolLODO(pairDirs, o) != nil {
+		t.Error("pairs of three datasets pooled: their held-out trees would count twice")
+	}
+}
+
 func TestNewSpread(t *testing.T) {
 	s := NewSpread([]float64{1, 2, 3})
 	if s.Mean != 2 || s.SD != 1 || s.Min != 1 || s.Max != 3 {

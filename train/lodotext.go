@@ -20,6 +20,63 @@ func WriteLODO(w io.Writer, dirs []LODODirection, budgets []int) error {
 	return nil
 }
 
+// WriteLODOVerdict writes the judge's verdict first: per direction and
+// pooled, each scored policy's paired ratio against its hardest baseline
+// (the largest ratio of E[T] over the trees both solve), per training seed,
+// with its 95 % interval and the smallest ratio those trees could tell
+// from 1 at 80 % power; then every direction in full (WriteLODO).
+func WriteLODOVerdict(w io.Writer, dirs []LODODirection, pooled *LODOPooled, budgets []int) error {
+	fmt.Fprint(w, "## Verdict: each policy against its hardest baseline\n\n")
+	fmt.Fprint(w, "Ratio of E[T] to the baseline with the largest ratio, over the trees both solve, per training seed "+
+		"(95 % interval clustered by task; detectable: the smallest ratio these trees tell from 1 at 80 % power).\n\n")
+	fmt.Fprint(w, "| held out | trained on | trees (with a fix) | tasks | policy | seed | hardest baseline | ratio | 95 % | detectable |\n")
+	fmt.Fprint(w, "|---|---|---|---|---|---|---|---|---|---|\n")
+	row := func(test, train string, trees, fix, tasks int, seed string, ps []policy.Paired) {
+		for _, p := range hardest(ps) {
+			fmt.Fprintf(w, "| %s | %s | %d (%d) | %d | %s | %s | %s | %.3f | %.3f–%.3f | %.3f |\n",
+				test, train, trees, fix, tasks, p.A, seed, p.B, p.Ratio, p.RatioLo, p.RatioHi, p.Detectable)
+		}
+	}
+	for _, d := range dirs {
+		for _, r := range d.Runs {
+			row(d.Test, d.Train, d.Trees, d.FixTrees, d.Tasks, strconv.FormatUint(r.Seed, 10), r.Paired)
+		}
+		if d.Ensemble != nil {
+			row(d.Test, d.Train, d.Trees, d.FixTrees, d.Tasks, "all", d.Ensemble.Paired)
+		}
+	}
+	if pooled != nil {
+		fix := 0
+		for _, d := range dirs {
+			fix += d.FixTrees
+		}
+		for _, r := range pooled.Runs {
+			row("pooled", "the others", pooled.Trees, fix, pooled.Tasks, strconv.FormatUint(r.Seed, 10), r.Paired)
+		}
+		row("pooled", "the others", pooled.Trees, fix, pooled.Tasks, "all", pooled.Ensemble)
+	}
+	fmt.Fprintln(w)
+	return WriteLODO(w, dirs, budgets)
+}
+
+// hardest keeps, for each policy of ps (in order of first appearance), its
+// comparison with the largest ratio.
+func hardest(ps []policy.Paired) []policy.Paired {
+	var out []policy.Paired
+	at := map[string]int{}
+	for _, p := range ps {
+		i, ok := at[p.A]
+		switch {
+		case !ok:
+			at[p.A] = len(out)
+			out = append(out, p)
+		case p.Ratio > out[i].Ratio:
+			out[i] = p
+		}
+	}
+	return out
+}
+
 // WriteMarkdown writes the direction as `triage cv --lodo` prints it: the tuned baselines, E[T] and tokens of
 // every policy (learned and hybrid as mean ± sd over the training seeds, the
 // ensemble of the seeds' models as one policy),
@@ -74,15 +131,15 @@ func (d LODODirection) WriteMarkdown(w io.Writer, maxB string) {
 		}
 	}
 	fmt.Fprint(w, "\nPaired by tree, per seed (95% interval from a bootstrap clustered by task):\n\n")
-	fmt.Fprint(w, "| policy | seed | baseline | ΔE[T] | ratio | 95% | trees |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprint(w, "| policy | seed | baseline | ΔE[T] | ratio | 95% | detectable | trees |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range d.Runs {
 		for _, p := range r.Paired {
-			fmt.Fprintf(w, "| %s | %d | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, r.Seed, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
+			fmt.Fprintf(w, "| %s | %d | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %.3f | %d |\n", p.A, r.Seed, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Detectable, p.Trees)
 		}
 	}
 	if e := d.Ensemble; e != nil {
 		for _, p := range e.Paired {
-			fmt.Fprintf(w, "| %s | all | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
+			fmt.Fprintf(w, "| %s | all | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %.3f | %d |\n", p.A, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Detectable, p.Trees)
 		}
 	}
 	fmt.Fprintln(w)
