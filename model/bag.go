@@ -160,7 +160,15 @@ func (n *BagNet) wordIDs(ids []int32, field byte, text string, limit int) []int3
 }
 
 // Encode implements Net.
-func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) {
+func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) { return n.EncodeWithLM(edges, n.LM) }
+
+// EncodeWithLM is Encode with the naturalness features read from lm in
+// place of the model's own n-gram (nil: those features are 0). Training
+// encodes each example with an n-gram fitted out of fold, on the fixes of
+// other tasks only, so that no example is scored by a model that has seen
+// its own task's fix: at inference the model's n-gram has never seen the
+// task either.
+func (n *BagNet) EncodeWithLM(edges []priority.Edge, lm *NGram) (Encoded, error) {
 	if err := checkGroup(edges, n.Bins); err != nil {
 		return Encoded{}, fmt.Errorf("bag: %w", err)
 	}
@@ -172,10 +180,11 @@ func (n *BagNet) Encode(edges []priority.Edge) (Encoded, error) {
 		enc.Prefix = n.wordIDs(enc.Prefix, fieldDiagnosis, par.Diagnosis, c.MaxParentIDs)
 	}
 	ctx := newEditContext(par, c.Inputs)
+	ctx.lm = lm
 	if !c.Inputs.NoEditText && par.ParentEdit != "" {
 		ctx.prev = parseEdit(par.ParentEdit)
-		if ctx.prev.kind != editUnparsed && n.LM != nil {
-			ctx.prevLM = clamp(n.LM.LogProb(ctx.prev.after)-n.LM.LogProb(ctx.prev.before), -30, 30)
+		if ctx.prev.kind != editUnparsed && lm != nil {
+			ctx.prevLM = clamp(lm.LogProb(ctx.prev.after)-lm.LogProb(ctx.prev.before), -30, 30)
 		}
 	}
 	for i := range edges {
@@ -196,6 +205,7 @@ type editContext struct {
 	failures map[string]bool // identifier tokens of feedback and diagnosis
 	susp     suspicion
 	inputs   InputSet
+	lm       *NGram // the naturalness model (nil: none)
 	// prev is the parsed edit that produced the parent (kind editUnparsed
 	// at a root); prevLM its naturalness change.
 	prev   parsedEdit
@@ -254,8 +264,8 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 	}
 	d.parentEdit(p, ec)
 	if p.kind != editUnparsed {
-		if n.LM != nil {
-			a, b := n.LM.LogProb(p.after), n.LM.LogProb(p.before)
+		if lm := ec.lm; lm != nil {
+			a, b := lm.LogProb(p.after), lm.LogProb(p.before)
 			d.set("lm_delta", clamp(a-b, -30, 30))
 			d.set("lm_after_mean", clamp(a/float64(len(codeTokens(p.after))+1), -30, 0))
 			d.set("lm_before_mean", clamp(b/float64(len(codeTokens(p.before))+1), -30, 0))

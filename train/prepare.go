@@ -66,7 +66,11 @@ func (m *moments) result() (mean, std []float32) {
 // (CodeTriage's corpora hold the fixes), and accumulates the feature
 // statistics; a second pass over a bounded sample encodes edges to fit the
 // bag model's relational-feature statistics.
-func prepare(ctx context.Context, src Source, lm *model.NGram, bag *model.BagNet, sample int) (Stats, error) {
+//
+// The relational features are encoded as training encodes them: with the
+// n-gram of the example's task's fold (oof), never one fitted on its own
+// task's fixes.
+func prepare(ctx context.Context, src Source, lm *model.NGram, bag *model.BagNet, oof *foldLMs, sample int) (Stats, error) {
 	var st Stats
 	feat := newMoments(model.NumFeatures)
 	seen := map[string]bool{}
@@ -119,7 +123,7 @@ func prepare(ctx context.Context, src Source, lm *model.NGram, bag *model.BagNet
 			return errStop
 		}
 		for _, g := range GroupsOfTree(t) {
-			enc, err := bag.Encode(g.Edges)
+			enc, err := encoder(bag, oof)(g)
 			if err != nil {
 				return fmt.Errorf("tree %s node %d: %w", t.ID, g.Node, err)
 			}

@@ -332,6 +332,10 @@ type trainLoop struct {
 	pipe    *pipeline
 	total   int
 	start   time.Time
+	// oof are the bag model's out-of-fold n-grams (nil for other
+	// models); encode encodes a training group with them.
+	oof    *foldLMs
+	encode func(Group) (model.Encoded, error)
 
 	step, epoch int
 	inEpoch     int64
@@ -347,9 +351,15 @@ func newLoop(ctx context.Context, o Options, env Env, resumed *state, start time
 			return nil, fmt.Errorf("train: resume: %w", err)
 		}
 		l.st = resumed.Stats
-	} else if l.b, l.st, err = buildModel(ctx, o, env, log); err != nil {
+		if _, ok := l.b.Net.(*model.BagNet); ok {
+			if l.oof, err = fitFoldLMs(ctx, env.Train, o.Bag.NGramOrder, o.Bag.NGramBits); err != nil {
+				return nil, fmt.Errorf("train: resume: %w", err)
+			}
+		}
+	} else if l.b, l.st, l.oof, err = buildModel(ctx, o, env, log); err != nil {
 		return nil, err
 	}
+	l.encode = encoder(l.b.Net, l.oof)
 	st := l.st
 	l.run = &Run{Stats: st, Out: env.Out, Resumed: resumed != nil, Options: o, Sources: env.Sources}
 	perEpoch := int(max(1, (st.Groups+int64(o.Batch*o.Accum)-1)/int64(o.Batch*o.Accum)))
@@ -410,7 +420,7 @@ func (l *trainLoop) validate(ctx context.Context) (*Validation, error) {
 // loop runs the steps; done is false when it stopped early (env.stopAfter)
 // or failed. A cancelled ctx saves the state to resume from.
 func (l *trainLoop) loop(ctx context.Context) (done bool, err error) {
-	l.pipe = newPipeline(ctx, l.env.Train, l.b.Net, l.o, l.epoch, l.inEpoch)
+	l.pipe = newPipeline(ctx, l.env.Train, l.b.Net, l.encode, l.o, l.epoch, l.inEpoch)
 	defer func() { l.pipe.close() }()
 	lastReport := time.Now()
 	for l.step < l.total {
@@ -446,7 +456,7 @@ func (l *trainLoop) microSteps(ctx context.Context) (loss float64, edges int, er
 			l.epoch++
 			l.inEpoch = 0
 			l.pipe.close()
-			l.pipe = newPipeline(ctx, l.env.Train, l.b.Net, l.o, l.epoch, 0)
+			l.pipe = newPipeline(ctx, l.env.Train, l.b.Net, l.encode, l.o, l.epoch, 0)
 			if mb, err = l.pipe.next(); err != nil {
 				return 0, 0, fmt.Errorf("train: epoch %d: %w", l.epoch, err)
 			}
@@ -548,44 +558,58 @@ func (l *trainLoop) finish(ctx context.Context) (*Run, error) {
 }
 
 // buildModel makes the model of o and fits its statistics on the training split.
-func buildModel(ctx context.Context, o Options, env Env, log *slog.Logger) (*model.Bundle, Stats, error) {
+func buildModel(ctx context.Context, o Options, env Env, log *slog.Logger) (*model.Bundle, Stats, *foldLMs, error) {
 	if o.Arch == "small" {
 		lm, err := model.NewNGram(o.Bag.NGramOrder, o.Bag.NGramBits)
 		if err != nil {
-			return nil, Stats{}, err
+			return nil, Stats{}, nil, err
 		}
 		b, err := model.NewBag(o.Bag, o.MaxDepth+1, o.HeadHidden, lm, int64(o.Seed))
 		if err != nil {
-			return nil, Stats{}, err
+			return nil, Stats{}, nil, err
 		}
-		st, err := prepare(ctx, env.Train, lm, b.Net.(*model.BagNet), 1<<20)
+		oof, err := fitFoldLMs(ctx, env.Train, o.Bag.NGramOrder, o.Bag.NGramBits)
 		if err != nil {
-			return nil, st, err
+			return nil, Stats{}, nil, err
 		}
-		log.Info("train: fitted", "fix_programs", st.FixPrograms, "ngram_vocab", lm.Vocab)
+		st, err := prepare(ctx, env.Train, lm, b.Net.(*model.BagNet), oof, 1<<20)
+		if err != nil {
+			return nil, st, nil, err
+		}
+		log.Info("train: fitted", "fix_programs", st.FixPrograms, "ngram_vocab", lm.Vocab, "out_of_fold_ngrams", len(oof.lms))
 		if err := model.SetFeatureStats(b.Ctx, st.FeatureMean, st.FeatureStd); err != nil {
-			return nil, st, err
+			return nil, st, nil, err
 		}
 		if err := model.SetDenseStats(b.Ctx, st.DenseMean, st.DenseStd); err != nil {
-			return nil, st, err
+			return nil, st, nil, err
 		}
-		return b, st, nil
+		return b, st, oof, nil
 	}
 	if env.BuildQwen3 == nil {
-		return nil, Stats{}, fmt.Errorf("train: arch %q needs a Qwen3 builder", o.Arch)
+		return nil, Stats{}, nil, fmt.Errorf("train: arch %q needs a Qwen3 builder", o.Arch)
 	}
-	st, err := prepare(ctx, env.Train, nil, nil, 0)
+	st, err := prepare(ctx, env.Train, nil, nil, nil, 0)
 	if err != nil {
-		return nil, st, err
+		return nil, st, nil, err
 	}
 	b, err := env.BuildQwen3(o, st)
 	if err != nil {
-		return nil, st, err
+		return nil, st, nil, err
 	}
 	if err := model.SetFeatureStats(b.Ctx, st.FeatureMean, st.FeatureStd); err != nil {
-		return nil, st, err
+		return nil, st, nil, err
 	}
-	return b, st, nil
+	return b, st, nil, nil
+}
+
+// encoder returns how the loop encodes a training group: the bag model
+// with the n-gram of the group's task's fold (out of fold), any other
+// model as it encodes for scoring.
+func encoder(net model.Net, oof *foldLMs) func(Group) (model.Encoded, error) {
+	if bag, ok := net.(*model.BagNet); ok && oof != nil {
+		return func(g Group) (model.Encoded, error) { return bag.EncodeWithLM(g.Edges, oof.of(g.TaskID)) }
+	}
+	return func(g Group) (model.Encoded, error) { return net.Encode(g.Edges) }
 }
 
 // microBatch is one padded training batch with its labels.
@@ -611,7 +635,7 @@ type mbResult struct {
 	err error
 }
 
-func newPipeline(ctx context.Context, src Source, net model.Net, o Options, epoch int, skip int64) *pipeline {
+func newPipeline(ctx context.Context, src Source, net model.Net, encode func(Group) (model.Encoded, error), o Options, epoch int, skip int64) *pipeline {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &pipeline{stream: NewStream(ctx, src, o.Seed, epoch, o.Shuffle), ch: make(chan mbResult, 4), cancel: cancel}
 	p.wg.Add(1)
@@ -655,7 +679,7 @@ func newPipeline(ctx context.Context, src Source, net model.Net, o Options, epoc
 			g.SetLimit(workers)
 			for i := range groups {
 				g.Go(func() error {
-					enc[i], errs[i] = net.Encode(groups[i].Edges)
+					enc[i], errs[i] = encode(groups[i])
 					return nil
 				})
 			}
