@@ -53,6 +53,9 @@ func allPolicies(t testing.TB) map[string]func() (policy.Policy, error) {
 	}
 	m["abmcts-beta"] = func() (policy.Policy, error) { return policy.New("abmcts", policy.Params{"beta": 1}) }
 	m["rex-C1"] = func() (policy.Policy, error) { return policy.New("rex", policy.Params{"C": 1}) }
+	m["uct-expansion"] = func() (policy.Policy, error) {
+		return policy.UCTExpansion{UCT: policy.UCT{C: 0.7, Beta: 0.8}}, nil
+	}
 	return m
 }
 

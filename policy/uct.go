@@ -30,7 +30,8 @@ import (
 // than APRMCTS's batches.
 //
 // Hyperparameters: C (default 0.7, APRMCTS's exploration constant, CLI
-// range [0.5, 1.0)) and beta (default 0.8).
+// range [0.5, 1.0)) and beta (default 0.8). UCTExpansion runs the same
+// selection and update once per batch of children, as TSAPR live does.
 type UCT struct {
 	C, Beta float64
 }
@@ -55,9 +56,14 @@ func (p UCT) Name() string { return "uct" }
 
 // Start implements Policy.
 func (p UCT) Start(t *corpus.Tree, seed uint64) Episode {
-	ep := &uctEpisode{treeBase: treeBase{base: newBase(t, seed)}, p: p}
+	return p.start(newBase(t, seed), uctReward)
+}
+
+// start begins an episode on b whose rewards are reward's.
+func (p UCT) start(b base, reward func(*corpus.Node) float64) *uctEpisode {
+	ep := &uctEpisode{treeBase: treeBase{base: b}, p: p, reward: reward}
 	ep.growNodes()
-	ep.v[0] = uctReward(t.Root())
+	ep.v[0] = reward(b.t.Root())
 	return ep
 }
 
@@ -70,9 +76,10 @@ func uctReward(n *corpus.Node) float64 {
 
 type uctEpisode struct {
 	treeBase
-	p UCT
-	v []float64 // by NodeID: value V
-	n []int32   // by NodeID: visits N
+	p      UCT
+	reward func(*corpus.Node) float64
+	v      []float64 // by NodeID: value V
+	n      []int32   // by NodeID: visits N
 }
 
 func (ep *uctEpisode) growNodes() {
@@ -94,26 +101,7 @@ func (ep *uctEpisode) pick() corpus.EdgeID {
 		if e, ok := ep.fi.pending(ep.t, v); ok {
 			return e
 		}
-		best, bestVal, ties := corpus.NoNode, math.Inf(-1), 0
-		lnN := math.Log(float64(max(ep.n[v], 1)))
-		for _, c := range ep.kids[v] {
-			if ep.fi.openCount(c) == 0 {
-				continue
-			}
-			val := ep.v[c] + 1
-			if ep.n[c] > 0 {
-				val = ep.v[c] + ep.p.C*math.Sqrt(2*lnN/float64(ep.n[c]))
-			}
-			switch {
-			case val > bestVal:
-				best, bestVal, ties = c, val, 1
-			case val == bestVal:
-				ties++
-				if ep.rng.IntN(ties) == 0 {
-					best = c
-				}
-			}
-		}
+		best := ep.bestChild(v)
 		if best == corpus.NoNode {
 			return ep.fallbackPending(v)
 		}
@@ -121,14 +109,66 @@ func (ep *uctEpisode) pick() corpus.EdgeID {
 	}
 }
 
+// bestChild is the child of v with the largest uctValue among those whose
+// subtree holds a pending edge (NoNode when none does), ties broken
+// uniformly at random.
+func (ep *uctEpisode) bestChild(v corpus.NodeID) corpus.NodeID {
+	best, bestVal, ties := corpus.NoNode, math.Inf(-1), 0
+	lnN := math.Log(float64(max(ep.n[v], 1)))
+	for _, c := range ep.kids[v] {
+		if ep.fi.openCount(c) == 0 {
+			continue
+		}
+		val := uctValue(ep.v[c], ep.n[c], lnN, ep.p.C)
+		switch {
+		case val > bestVal:
+			best, bestVal, ties = c, val, 1
+		case val == bestVal:
+			ties++
+			if ep.rng.IntN(ties) == 0 {
+				best = c
+			}
+		}
+	}
+	return best
+}
+
 func (ep *uctEpisode) Tell(e corpus.EdgeID, child *corpus.Node) error {
-	ep.growNodes()
-	fresh, p, err := ep.tellTree(e, child)
+	fresh, p, err := ep.record(e, child)
 	if err != nil || !fresh {
 		return err
 	}
-	ep.v[child.ID] = uctReward(child)
-	for u := p; u != corpus.NoNode; u = ep.t.Nodes[u].Parent {
+	ep.backup(p)
+	return nil
+}
+
+// record takes a Tell's child with V = its reward and N = 0, and returns
+// whether the tell was fresh and the child's parent.
+func (ep *uctEpisode) record(e corpus.EdgeID, child *corpus.Node) (bool, corpus.NodeID, error) {
+	ep.growNodes()
+	fresh, p, err := ep.tellTree(e, child)
+	if err != nil || !fresh {
+		return false, 0, err
+	}
+	ep.v[child.ID] = ep.reward(child)
+	return true, p, nil
+}
+
+// uctValue is the selection value of a child with value v and visits n
+// under a parent with ln N = lnNParent: v + C·sqrt(2·ln N / n), or v + 1
+// for n = 0 (mcts_inf).
+func uctValue(v float64, n int32, lnNParent, c float64) float64 {
+	if n == 0 {
+		return v + 1
+	}
+	return v + c*math.Sqrt(2*lnNParent/float64(n))
+}
+
+// backup updates the values from the expanded node v to the root: N += 1
+// and, when some child has been visited, V ← β·(Σ V_c·N_c / Σ N_c) +
+// (1 − β)·V.
+func (ep *uctEpisode) backup(v corpus.NodeID) {
+	for u := v; u != corpus.NoNode; u = ep.t.Nodes[u].Parent {
 		ep.n[u]++
 		var sum, cnt float64
 		for _, c := range ep.kids[u] {
@@ -139,5 +179,4 @@ func (ep *uctEpisode) Tell(e corpus.EdgeID, child *corpus.Node) error {
 			ep.v[u] = ep.p.Beta*(sum/cnt) + (1-ep.p.Beta)*ep.v[u]
 		}
 	}
-	return nil
 }

@@ -29,6 +29,7 @@ const (
 	EdgeWaiting EdgeState = iota // not asked (in the frontier, or not expandable)
 	EdgeAsked                    // asked, not told
 	EdgeTold                     // expanded and told
+	EdgeDropped                  // asked, then dropped unexpanded (Session.Drop)
 )
 
 // SessionConfig bounds a session.
@@ -40,6 +41,10 @@ type SessionConfig struct {
 	// Expandable reports whether edge e may join the frontier; nil admits
 	// every edge (a live tree, or a served one).
 	Expandable func(e corpus.EdgeID) bool
+	// UntilBudget goes on after a fix (TSAPR collecting plausible patches):
+	// the search runs until the budget or the frontier ends it, and is
+	// Solved then when a fix was told.
+	UntilBudget bool
 }
 
 // Session is one ask–tell search over a tree: the policy's episode, the
@@ -48,8 +53,8 @@ type SessionConfig struct {
 // one per client. The tree may grow: whoever expands an edge appends the
 // child (and its edges) to the tree before telling the session. A
 // session's state is a function of its tree's root, policy, config and the
-// ordered sequence of its asks and tells, so replaying that log rebuilds
-// it. A Session is not safe for concurrent use.
+// ordered sequence of its asks, tells and drops, so replaying that log
+// rebuilds it. A Session is not safe for concurrent use.
 type Session struct {
 	tree       *corpus.Tree
 	pol        policy.Policy
@@ -118,15 +123,21 @@ func (s *Session) Edge(e corpus.EdgeID) EdgeState {
 
 // State returns where the search stands.
 func (s *Session) State() State {
+	var end State
 	switch {
-	case s.fix != corpus.NoNode:
+	case s.fix != corpus.NoNode && !s.cfg.UntilBudget:
 		return Solved
 	case s.cfg.Budget > 0 && s.expansions >= s.cfg.Budget:
-		return BudgetExhausted
+		end = BudgetExhausted
 	case len(s.frontier.Edges()) == 0 && s.asked == 0:
-		return FrontierEmpty
+		end = FrontierEmpty
+	default:
+		return Running
 	}
-	return Running
+	if s.fix != corpus.NoNode {
+		return Solved
+	}
+	return end
 }
 
 // Ask chooses up to n edges of the frontier with the policy; outstanding
@@ -188,6 +199,20 @@ func (s *Session) Tell(e corpus.EdgeID, child corpus.NodeID) error {
 		return nil
 	}
 	s.addEdges(n)
+	return nil
+}
+
+// Drop records that the asked edge e will not be expanded: its expansion
+// made nothing to tell (TSAPR drops a patch identical to a sibling's). The
+// edge leaves the outstanding asks without costing budget and does not
+// return to the frontier; the policy is not told (no frontier it is asked
+// from holds e again).
+func (s *Session) Drop(e corpus.EdgeID) error {
+	if s.Edge(e) != EdgeAsked {
+		return fmt.Errorf("edge %d was not asked, or was told or dropped already", e)
+	}
+	s.state[e] = EdgeDropped
+	s.asked--
 	return nil
 }
 

@@ -16,8 +16,8 @@ import (
 	"triage/search/serve/sessionlog"
 )
 
-// This file makes sessions durable when Options.Store is set: every
-// creation, ask that chose edges, tell and end is appended to the
+// logStore is the sessionStore of durable sessions (Options.Store set):
+// every creation, ask that chose edges, tell and end is appended to the
 // session's log before it is answered, and a session's state is a function
 // of its log (the normalized request with its root, the learned scorer's
 // id, then the asks and tells in order). A server without a copy of a
@@ -25,7 +25,18 @@ import (
 // answered the requests; a copy behind a shared store applies only the
 // records it has not seen. Appends are at the next sequence number, so of
 // two replicas changing one session the store accepts one; the other drops
-// its copy, rebuilds and retries.
+// its copy, rebuilds and retries. Open sessions outlive the server, which
+// drops its copies at shutdown: a session ends when it is deleted, or idle
+// in the store for longer than SessionIdle.
+type logStore struct {
+	srv    *Server
+	log    sessionlog.Store
+	copies *sessionMap // the copies held here, caught up at each use
+}
+
+func newLogStore(srv *Server) *logStore {
+	return &logStore{srv: srv, log: srv.opts.Store, copies: newSessionMap(srv.opts.MaxSessions, srv.opts.SessionIdle, srv.opts.Now)}
+}
 
 // Log records, as JSON in the store.
 type (
@@ -63,13 +74,11 @@ type errDirty struct{ err error }
 func (e errDirty) Error() string { return e.err.Error() }
 func (e errDirty) Unwrap() error { return e.err }
 
-func (s *Server) durable() bool { return s.opts.Store != nil }
-
 // storeOp runs one store operation, timing it for /metrics.
-func (s *Server) storeOp(op string, f func() error) error {
+func (d *logStore) storeOp(op string, f func() error) error {
 	start := time.Now()
 	err := f()
-	s.metrics.observeStore(op, time.Since(start), err)
+	d.srv.metrics.observeStore(op, time.Since(start), err)
 	return err
 }
 
@@ -82,7 +91,7 @@ func storeError(what string, err error) error {
 }
 
 // appendLocked appends v as the next record of ss's log.
-func (s *Server) appendLocked(ctx context.Context, ss *session, kind sessionlog.Kind, v any) error {
+func (d *logStore) appendLocked(ctx context.Context, ss *session, kind sessionlog.Kind, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("session %s: encode %s record: %w", ss.id, kind, err)
@@ -91,13 +100,13 @@ func (s *Server) appendLocked(ctx context.Context, ss *session, kind sessionlog.
 	if kind == sessionlog.KindCreate {
 		rec.Seq = 0
 	}
-	err = s.storeOp("append", func() error { return s.opts.Store.Append(ctx, ss.id, rec) })
+	err = d.storeOp("append", func() error { return d.log.Append(ctx, ss.id, rec) })
 	switch {
 	case err == nil:
 		ss.seq = rec.Seq
 		return nil
 	case errors.Is(err, sessionlog.ErrConflict):
-		s.metrics.add(&s.metrics.storeConflicts, 1)
+		d.srv.metrics.add(&d.srv.metrics.storeConflicts, 1)
 		return errDirty{errRetry}
 	case errors.Is(err, sessionlog.ErrEnded):
 		return errDirty{errorf(http.StatusNotFound, "session %s ended", ss.id)}
@@ -105,47 +114,95 @@ func (s *Server) appendLocked(ctx context.Context, ss *session, kind sessionlog.
 	return errDirty{storeError(fmt.Sprintf("record the %s of session %s (not acknowledged)", kind, ss.id), err)}
 }
 
-// createDurable records a new session before it is acknowledged.
-func (s *Server) createDurable(ctx context.Context, ss *session, req api.CreateSessionRequest) error {
+// add records a new session before it is acknowledged, and keeps its copy.
+func (d *logStore) add(ctx context.Context, ss *session, req api.CreateSessionRequest) error {
+	if err := d.create(ctx, ss, req); err != nil {
+		return err
+	}
+	d.copies.adopt(ss)
+	return nil
+}
+
+// create appends ss's creation record.
+func (d *logStore) create(ctx context.Context, ss *session, req api.CreateSessionRequest) error {
 	rec := createRecord{Request: ss.req}
 	rec.Request.Root = req.Root
 	if policy.NeedsScorer(ss.req.Policy) {
-		rec.Scorer = s.opts.ScorerID
+		rec.Scorer = d.srv.opts.ScorerID
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	err := s.appendLocked(ctx, ss, sessionlog.KindCreate, rec)
+	err := d.appendLocked(ctx, ss, sessionlog.KindCreate, rec)
 	if errors.Is(err, errRetry) {
 		return fmt.Errorf("session id %s is taken in the store", ss.id)
 	}
 	return err
 }
 
+// ref defers to the ref's use: each use runs under withSession.
+func (d *logStore) ref(_ context.Context, id string) (sessionRef, error) { return logRef{d, id}, nil }
+
+// logRef is a session of the log, named by id.
+type logRef struct {
+	d  *logStore
+	id string
+}
+
+func (r logRef) describe(ctx context.Context) (api.Session, error) { return r.d.describe(ctx, r.id) }
+
+func (r logRef) ask(ctx context.Context, n int, requestID string) (api.AskResponse, error) {
+	return r.d.ask(ctx, r.id, n, requestID)
+}
+
+func (r logRef) tell(ctx context.Context, e corpus.EdgeID, child *api.Program) (api.TellResponse, error) {
+	return r.d.tell(ctx, r.id, e, child)
+}
+
+func (r logRef) tree(ctx context.Context) (*session, *corpus.Tree, error) {
+	return r.d.snapshot(ctx, r.id)
+}
+
+func (d *logStore) len() int { return d.copies.len() }
+
+// close lets go of the copies: open sessions stay open in the store, for
+// the next server.
+func (d *logStore) close() error {
+	d.copies.drain()
+	return nil
+}
+
+// expire runs expireIdle within a minute.
+func (d *logStore) expire() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d.expireIdle(ctx)
+}
+
 // withSession runs fn on session id's copy, caught up with the log and
 // locked: fn appends what it changes. A copy that lost an append race is
 // dropped and fn retried on a fresh one; a copy that may differ from its
 // log after an error is dropped, to be rebuilt on its next use.
-func (s *Server) withSession(ctx context.Context, id string, fn func(ss *session) error) error {
-	return s.withCopy(ctx, id, false, fn)
+func (d *logStore) withSession(ctx context.Context, id string, fn func(ss *session) error) error {
+	return d.withCopy(ctx, id, false, fn)
 }
 
 // withCopy is withSession; with exportOnly, on a copy that may be rebuilt
 // only for export (see open).
-func (s *Server) withCopy(ctx context.Context, id string, exportOnly bool, fn func(ss *session) error) error {
+func (d *logStore) withCopy(ctx context.Context, id string, exportOnly bool, fn func(ss *session) error) error {
 	for attempt := 0; ; attempt++ {
-		ss, err := s.open(ctx, id, exportOnly)
+		ss, err := d.open(ctx, id, exportOnly)
 		if err != nil {
 			return err
 		}
 		ss.mu.Lock()
-		err = s.catchUpLocked(ctx, ss)
+		err = d.catchUpLocked(ctx, ss)
 		if err == nil {
 			err = fn(ss)
 		}
 		ss.mu.Unlock()
 		var dirty errDirty
 		if errors.As(err, &dirty) {
-			s.sessions.drop(ss)
+			d.copies.drop(ss)
 			err = dirty.err
 		}
 		if errors.Is(err, errRetry) && attempt < conflictRetries {
@@ -161,13 +218,13 @@ func (s *Server) withCopy(ctx context.Context, id string, exportOnly bool, fn fu
 // open returns the copy of session id held here, or rebuilds it from the
 // log. With exportOnly, a learned session of another checkpoint is
 // rebuilt with its recorded choices, for its tree; it cannot ask.
-func (s *Server) open(ctx context.Context, id string, exportOnly bool) (*session, error) {
-	if ss, _ := s.sessions.get(id); ss != nil {
+func (d *logStore) open(ctx context.Context, id string, exportOnly bool) (*session, error) {
+	if ss, _ := d.copies.get(id); ss != nil {
 		return ss, nil
 	}
 	var recs []sessionlog.Record
-	err := s.storeOp("load", func() (err error) {
-		recs, err = s.opts.Store.Load(ctx, id, 0)
+	err := d.storeOp("load", func() (err error) {
+		recs, err = d.log.Load(ctx, id, 0)
 		return err
 	})
 	switch {
@@ -176,15 +233,15 @@ func (s *Server) open(ctx context.Context, id string, exportOnly bool) (*session
 	case err != nil:
 		return nil, storeError("load session "+id, err)
 	}
-	ss, err := s.rebuild(ctx, id, recs, exportOnly)
+	ss, err := d.rebuild(ctx, id, recs, exportOnly)
 	if err != nil {
 		return nil, err
 	}
-	s.metrics.add(&s.metrics.sessionsRebuilt, 1)
+	d.srv.metrics.add(&d.srv.metrics.sessionsRebuilt, 1)
 	if ss.script != nil {
 		return ss, nil // not kept: it cannot ask
 	}
-	return s.sessions.adopt(ss), nil
+	return d.copies.adopt(ss), nil
 }
 
 // decodeRecord reads one record strictly: a field this build does not know
@@ -199,7 +256,7 @@ func decodeRecord(id string, r sessionlog.Record, v any) error {
 }
 
 // rebuild makes a session from its log.
-func (s *Server) rebuild(ctx context.Context, id string, recs []sessionlog.Record, exportOnly bool) (*session, error) {
+func (d *logStore) rebuild(ctx context.Context, id string, recs []sessionlog.Record, exportOnly bool) (*session, error) {
 	if len(recs) == 0 || recs[0].Seq != 0 || recs[0].Kind != sessionlog.KindCreate {
 		return nil, fmt.Errorf("session %s: the log does not start with its creation", id)
 	}
@@ -213,10 +270,10 @@ func (s *Server) rebuild(ctx context.Context, id string, recs []sessionlog.Recor
 		return nil, err
 	}
 	var script *scripted
-	scored := s.scoredPolicy
-	if policy.NeedsScorer(cr.Request.Policy) && cr.Scorer != s.opts.ScorerID {
+	scored := d.srv.scoredPolicy
+	if policy.NeedsScorer(cr.Request.Policy) && cr.Scorer != d.srv.opts.ScorerID {
 		if !exportOnly {
-			return nil, errorf(http.StatusConflict, "session %s was started on learned scorer %s and this server runs %s: a session never changes scorer; serve it from a replica with that checkpoint", id, orNone(cr.Scorer), orNone(s.opts.ScorerID))
+			return nil, errorf(http.StatusConflict, "session %s was started on learned scorer %s and this server runs %s: a session never changes scorer; serve it from a replica with that checkpoint", id, orNone(cr.Scorer), orNone(d.srv.opts.ScorerID))
 		}
 		script = &scripted{name: cr.Request.Policy}
 		scored = func(string, policy.Params) (policy.Policy, error) { return script, nil }
@@ -227,7 +284,7 @@ func (s *Server) rebuild(ctx context.Context, id string, recs []sessionlog.Recor
 	}
 	ss.script = script
 	for _, r := range recs[1:] {
-		if err := s.applyLocked(ctx, ss, r); err != nil {
+		if err := d.applyLocked(ctx, ss, r); err != nil {
 			return nil, err
 		}
 	}
@@ -243,20 +300,20 @@ func orNone(s string) string {
 
 // catchUpLocked applies the records other replicas appended since ss's
 // last one (shared stores only: a bbolt file has one writer).
-func (s *Server) catchUpLocked(ctx context.Context, ss *session) error {
-	if !s.opts.Store.Shared() || ss.ended {
+func (d *logStore) catchUpLocked(ctx context.Context, ss *session) error {
+	if !d.log.Shared() || ss.ended {
 		return nil
 	}
 	var recs []sessionlog.Record
-	err := s.storeOp("load", func() (err error) {
-		recs, err = s.opts.Store.Load(ctx, ss.id, ss.seq+1)
+	err := d.storeOp("load", func() (err error) {
+		recs, err = d.log.Load(ctx, ss.id, ss.seq+1)
 		return err
 	})
 	if err != nil {
 		return errDirty{storeError("catch up session "+ss.id, err)}
 	}
 	for _, r := range recs {
-		if err := s.applyLocked(ctx, ss, r); err != nil {
+		if err := d.applyLocked(ctx, ss, r); err != nil {
 			return errDirty{err}
 		}
 	}
@@ -266,7 +323,7 @@ func (s *Server) catchUpLocked(ctx context.Context, ss *session) error {
 // applyLocked replays one record on ss. An ask must choose the recorded
 // edges: a policy is a function of its seed and its calls, so another
 // choice means the log and this build disagree, and is an error.
-func (s *Server) applyLocked(ctx context.Context, ss *session, r sessionlog.Record) error {
+func (d *logStore) applyLocked(ctx context.Context, ss *session, r sessionlog.Record) error {
 	if r.Seq != ss.seq+1 {
 		return fmt.Errorf("session %s: record %d after %d", ss.id, r.Seq, ss.seq)
 	}
@@ -312,9 +369,10 @@ func (s *Server) applyLocked(ctx context.Context, ss *session, r sessionlog.Reco
 	return nil
 }
 
-// askDurable is ask, recorded before it is answered.
-func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string) (resp api.AskResponse, err error) {
-	err = s.withSession(ctx, id, func(ss *session) error {
+// ask is session.ask, recorded before it is answered; a resent ask (the
+// same request id as the last record) is answered again.
+func (d *logStore) ask(ctx context.Context, id string, n int, reqID string) (resp api.AskResponse, err error) {
+	err = d.withSession(ctx, id, func(ss *session) error {
 		if ss.ended {
 			return errEnded
 		}
@@ -333,7 +391,7 @@ func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string)
 		for i, e := range resp.Edges {
 			rec.Edges[i] = e.Edge
 		}
-		if err := s.appendLocked(ctx, ss, sessionlog.KindAsk, rec); err != nil {
+		if err := d.appendLocked(ctx, ss, sessionlog.KindAsk, rec); err != nil {
 			return err
 		}
 		ss.lastAskID, ss.lastAskSeq, ss.lastAskEdges = reqID, ss.seq, resp.Edges
@@ -342,32 +400,32 @@ func (s *Server) askDurable(ctx context.Context, id string, n int, reqID string)
 	return resp, err
 }
 
-// tellDurable is tell, recorded before it is answered.
-func (s *Server) tellDurable(ctx context.Context, id string, e corpus.EdgeID, child *api.Program) (resp api.TellResponse, err error) {
-	err = s.withSession(ctx, id, func(ss *session) error {
+// tell is session.tell, recorded before it is answered.
+func (d *logStore) tell(ctx context.Context, id string, e corpus.EdgeID, child *api.Program) (resp api.TellResponse, err error) {
+	err = d.withSession(ctx, id, func(ss *session) error {
 		if resp, err = ss.tellLocked(e, child); err != nil || resp.Repeated {
 			return err // a tell that fails changes nothing
 		}
-		return s.appendLocked(ctx, ss, sessionlog.KindTell, tellRecord{Edge: e, Child: *child})
+		return d.appendLocked(ctx, ss, sessionlog.KindTell, tellRecord{Edge: e, Child: *child})
 	})
 	return resp, err
 }
 
-// describeDurable is the session's state, caught up.
-func (s *Server) describeDurable(ctx context.Context, id string) (desc api.Session, err error) {
-	err = s.withSession(ctx, id, func(ss *session) error {
+// describe is the session's state, caught up.
+func (d *logStore) describe(ctx context.Context, id string) (desc api.Session, err error) {
+	err = d.withSession(ctx, id, func(ss *session) error {
 		if ss.ended {
 			return errEnded
 		}
-		desc = ss.describeLocked(s.opts.SessionIdle, s.opts.Now())
+		desc = ss.describeLocked(d.srv.opts.SessionIdle, d.srv.opts.Now())
 		return nil
 	})
 	return desc, err
 }
 
-// snapshotDurable is the session's tree, caught up.
-func (s *Server) snapshotDurable(ctx context.Context, id string) (ss *session, t *corpus.Tree, err error) {
-	err = s.withSession(ctx, id, func(c *session) error {
+// snapshot is the session's tree, caught up.
+func (d *logStore) snapshot(ctx context.Context, id string) (ss *session, t *corpus.Tree, err error) {
+	err = d.withSession(ctx, id, func(c *session) error {
 		if c.ended {
 			return errEnded
 		}
@@ -377,12 +435,13 @@ func (s *Server) snapshotDurable(ctx context.Context, id string) (ss *session, t
 	return ss, t, err
 }
 
-// endDurable records the end of session id, drops its copy and exports
-// it (SessionsDir) as endSession does. A learned session of another
-// checkpoint is ended too, from its recorded choices.
-func (s *Server) endDurable(ctx context.Context, id, why string) (desc api.Session, err error) {
+// end records the end of session id, drops its copy and exports it
+// (SessionsDir) as memStore does. A learned session of another checkpoint
+// is ended too, from its recorded choices.
+func (d *logStore) end(ctx context.Context, id, why string) (desc api.Session, err error) {
+	s := d.srv
 	var ended *session
-	err = s.withCopy(ctx, id, true, func(ss *session) error {
+	err = d.withCopy(ctx, id, true, func(ss *session) error {
 		if ss.ended {
 			return errEnded
 		}
@@ -395,7 +454,7 @@ func (s *Server) endDurable(ctx context.Context, id, why string) (desc api.Sessi
 				return errorf(http.StatusInternalServerError, "session %s not ended: saving it failed: %v", ss.id, err)
 			}
 		}
-		if err := s.appendLocked(ctx, ss, sessionlog.KindEnd, endRecord{Why: why}); err != nil {
+		if err := d.appendLocked(ctx, ss, sessionlog.KindEnd, endRecord{Why: why}); err != nil {
 			return err
 		}
 		ss.ended = true
@@ -405,20 +464,21 @@ func (s *Server) endDurable(ctx context.Context, id, why string) (desc api.Sessi
 	if err != nil {
 		return api.Session{}, err
 	}
-	s.sessions.drop(ended)
+	d.copies.drop(ended)
 	s.countEnd(why)
 	return desc, nil
 }
 
-// expireDurable drops the copies idle here (they stay in the log) and
-// ends the sessions idle in the store for longer than SessionIdle, unless
-// this server used them since.
-func (s *Server) expireDurable(ctx context.Context) {
-	s.sessions.sweep()
+// expireIdle drops the copies idle here (they stay in the log) and ends
+// the sessions idle in the store for longer than SessionIdle, unless this
+// server used them since.
+func (d *logStore) expireIdle(ctx context.Context) {
+	s := d.srv
+	d.copies.sweep()
 	now := s.opts.Now()
 	var ids []string
-	err := s.storeOp("stale", func() (err error) {
-		ids, err = s.opts.Store.Stale(ctx, now.Add(-s.opts.SessionIdle), 256)
+	err := d.storeOp("stale", func() (err error) {
+		ids, err = d.log.Stale(ctx, now.Add(-s.opts.SessionIdle), 256)
 		return err
 	})
 	if err != nil {
@@ -426,10 +486,10 @@ func (s *Server) expireDurable(ctx context.Context) {
 		return
 	}
 	for _, id := range ids {
-		if c := s.sessions.lookupCopy(id); c != nil && s.sessions.idleFor(c, now) <= s.opts.SessionIdle {
+		if c := d.copies.lookupCopy(id); c != nil && d.copies.idleFor(c, now) <= s.opts.SessionIdle {
 			continue
 		}
-		if _, err := s.endDurable(ctx, id, "expired"); err != nil && !errors.Is(err, errEnded) {
+		if _, err := d.end(ctx, id, "expired"); err != nil && !errors.Is(err, errEnded) {
 			var se *statusError
 			if !errors.As(err, &se) || se.code != http.StatusNotFound {
 				s.opts.Logger.Warn("expire session", "session", id, "err", err)
@@ -458,16 +518,13 @@ func (p *scripted) Ask(_ context.Context, _ []corpus.EdgeID, _ int) ([]corpus.Ed
 	return e, nil
 }
 
-// storeHealth checks the store for /healthz.
-func (s *Server) storeHealth(ctx context.Context) *api.StoreHealth {
-	if !s.durable() {
-		return nil
-	}
-	h := &api.StoreHealth{Store: s.opts.Store.Describe(), Shared: s.opts.Store.Shared(), OK: true}
+// health checks the store for /healthz.
+func (d *logStore) health(ctx context.Context) *api.StoreHealth {
+	h := &api.StoreHealth{Store: d.log.Describe(), Shared: d.log.Shared(), OK: true}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	start := time.Now()
-	err := s.storeOp("ping", func() error { return s.opts.Store.Ping(ctx) })
+	err := d.storeOp("ping", func() error { return d.log.Ping(ctx) })
 	h.PingMS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		h.OK, h.Error = false, err.Error()

@@ -27,19 +27,14 @@ func SessionFileName(id string) string { return "part-session-" + id + ".parquet
 // handleTree exports a session's tree so far: ?format=json (default, the
 // corpus.Tree JSON) or ?format=parquet (one corpus shard).
 func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
-	var ss *session
-	var t *corpus.Tree
-	if s.durable() {
-		var err error
-		if ss, t, err = s.snapshotDurable(r.Context(), r.PathValue("id")); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-	} else {
-		if ss = s.lookup(w, r); ss == nil {
-			return
-		}
-		t = ss.snapshot()
+	ref := s.lookup(w, r)
+	if ref == nil {
+		return
+	}
+	ss, t, err := ref.tree(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	switch f := r.URL.Query().Get("format"); f {
 	case "", "json":

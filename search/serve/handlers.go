@@ -96,7 +96,7 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	h := api.Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len(), Store: s.storeHealth(r.Context())}
+	h := api.Health{Status: "ok", Learned: s.opts.Scorer != nil, Sessions: s.sessions.len(), Store: s.sessions.health(r.Context())}
 	if !h.Learned {
 		h.LearnedError = s.opts.ScorerError
 	}
@@ -203,22 +203,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if s.durable() {
-		if err := s.createDurable(r.Context(), ss, req); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		s.sessions.adopt(ss)
-		s.metrics.add(&s.metrics.sessionsCreated, 1)
-		w.Header().Set("Location", "/v1/sessions/"+ss.id)
-		writeJSON(w, http.StatusCreated, ss.describe(s.opts.SessionIdle, s.opts.Now()))
-		return
-	}
-	expired, err := s.sessions.add(ss)
-	for _, e := range expired {
-		s.endSession(e, "expired")
-	}
-	if err != nil {
+	if err := s.sessions.add(r.Context(), ss, req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -227,65 +212,44 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, ss.describe(s.opts.SessionIdle, s.opts.Now()))
 }
 
-// lookup returns the session named in the path, or answers 404.
-func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *session {
-	id := r.PathValue("id")
-	ss, expired := s.sessions.get(id)
-	if expired != nil {
-		s.endSession(expired, "expired")
-		s.fail(w, r, errorf(http.StatusNotFound, "session %s expired after %v idle", id, s.opts.SessionIdle))
+// lookup returns the session named in the path, or answers its error (404
+// for none here, or an expired one, in memory; a session of the log is
+// checked at its use).
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) sessionRef {
+	ref, err := s.sessions.ref(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
 		return nil
 	}
-	if ss == nil {
-		s.fail(w, r, errorf(http.StatusNotFound, "no session %q", id))
-	}
-	return ss
+	return ref
 }
 
 func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
-	if s.durable() {
-		desc, err := s.describeDurable(r.Context(), r.PathValue("id"))
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, desc)
+	ref := s.lookup(w, r)
+	if ref == nil {
 		return
 	}
-	if ss := s.lookup(w, r); ss != nil {
-		writeJSON(w, http.StatusOK, ss.describe(s.opts.SessionIdle, s.opts.Now()))
+	desc, err := ref.describe(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
+	writeJSON(w, http.StatusOK, desc)
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
-	if s.durable() {
-		desc, err := s.endDurable(r.Context(), r.PathValue("id"), "deleted")
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, desc)
-		return
-	}
-	ss := s.sessions.remove(r.PathValue("id"))
-	if ss == nil {
-		s.fail(w, r, errorf(http.StatusNotFound, "no session %q", r.PathValue("id")))
-		return
-	}
-	desc := ss.describe(s.opts.SessionIdle, s.opts.Now())
-	if err := s.endSession(ss, "deleted"); err != nil {
-		s.fail(w, r, fmt.Errorf("session %s deleted, but saving it failed: %w", ss.id, err))
+	desc, err := s.sessions.end(r.Context(), r.PathValue("id"), "deleted")
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, desc)
 }
 
 func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
-	var ss *session
-	if !s.durable() {
-		if ss = s.lookup(w, r); ss == nil {
-			return
-		}
+	ref := s.lookup(w, r)
+	if ref == nil {
+		return
 	}
 	var req api.AskRequest
 	if err := decodeBody(r, &req, true); err != nil {
@@ -303,13 +267,7 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errorf(http.StatusBadRequest, "request_id of %d bytes, at most 128", len(req.RequestID)))
 		return
 	}
-	var resp api.AskResponse
-	var err error
-	if s.durable() {
-		resp, err = s.askDurable(r.Context(), r.PathValue("id"), req.N, req.RequestID)
-	} else {
-		resp, err = ss.ask(r.Context(), req.N)
-	}
+	resp, err := ref.ask(r.Context(), req.N, req.RequestID)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -318,24 +276,16 @@ func (s *Server) handleAsk(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleTell(w http.ResponseWriter, r *http.Request) {
-	var ss *session
-	if !s.durable() {
-		if ss = s.lookup(w, r); ss == nil {
-			return
-		}
+	ref := s.lookup(w, r)
+	if ref == nil {
+		return
 	}
 	var req api.TellRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	var resp api.TellResponse
-	var err error
-	if s.durable() {
-		resp, err = s.tellDurable(r.Context(), r.PathValue("id"), req.Edge, &req.Child)
-	} else {
-		resp, err = ss.tell(req.Edge, &req.Child)
-	}
+	resp, err := ref.tell(r.Context(), req.Edge, &req.Child)
 	if err != nil {
 		s.fail(w, r, err)
 		return

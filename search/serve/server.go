@@ -8,6 +8,10 @@
 // model execution) or none, in which case the baselines still work and the
 // learned policy and /v1/priorities answer 501.
 //
+// The handlers reach sessions through one sessionStore (store.go): in
+// memory, or in a session log when Options.Store makes them durable
+// (durable.go).
+//
 // Imports: the engine (search) for its sessions, search/serve/api for the
 // wire, search/serve/sessionlog for durable sessions (durable.go), corpus,
 // policy and model/priority.
@@ -114,7 +118,7 @@ func (o *Options) defaults() error {
 // mount Handler in your own http.Server and call Close when done).
 type Server struct {
 	opts     Options
-	sessions *store
+	sessions sessionStore
 	metrics  *metrics
 	mux      *http.ServeMux
 	handler  http.Handler
@@ -127,7 +131,12 @@ func New(opts Options) (*Server, error) {
 	if err := opts.defaults(); err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, sessions: newStore(opts.MaxSessions, opts.SessionIdle, opts.Now), metrics: newMetrics()}
+	s := &Server{opts: opts, metrics: newMetrics()}
+	if opts.Store != nil {
+		s.sessions = newLogStore(s)
+	} else {
+		s.sessions = newMemStore(s)
+	}
 	if opts.Scorer != nil {
 		p, err := policy.NewLearned(opts.Scorer)
 		if err != nil {
@@ -309,44 +318,12 @@ func (s *Server) janitor(stop <-chan struct{}) {
 }
 
 // expire ends every session idle for longer than SessionIdle.
-func (s *Server) expire() {
-	if s.durable() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		s.expireDurable(ctx)
-		return
-	}
-	for _, ss := range s.sessions.sweep() {
-		s.endSession(ss, "expired")
-	}
-}
+func (s *Server) expire() { s.sessions.expire() }
 
-// Close ends every open session (saving each to SessionsDir when set).
-// Serve calls it; call it yourself when you mount Handler elsewhere.
-func (s *Server) Close() error {
-	if s.durable() {
-		// Open sessions stay open in the store, for the next server.
-		s.sessions.drain()
-		return nil
-	}
-	var errs []error
-	for _, ss := range s.sessions.drain() {
-		errs = append(errs, s.endSession(ss, "shutdown"))
-	}
-	return errors.Join(errs...)
-}
-
-// endSession marks ss ended, counts it and saves it when configured.
-func (s *Server) endSession(ss *session, why string) error {
-	if !ss.end() {
-		return nil
-	}
-	s.countEnd(why)
-	if s.opts.SessionsDir == "" {
-		return nil
-	}
-	return s.saveLogged(ss.id, why, ss.snapshot(), ss.req.RootIndex)
-}
+// Close ends every open session (saving each to SessionsDir when set);
+// durable sessions stay open in their store, for the next server. Serve
+// calls it; call it yourself when you mount Handler elsewhere.
+func (s *Server) Close() error { return s.sessions.close() }
 
 func (s *Server) countEnd(why string) {
 	switch why {

@@ -1,25 +1,54 @@
 package serve
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
+
+	"triage/corpus"
+	"triage/search/serve/api"
 )
 
-// store holds the live sessions: at most max of them, each dropped after
-// idle time without a request.
-type store struct {
-	mu   sync.Mutex
-	m    map[string]*session
-	max  int
-	idle time.Duration
-	now  func() time.Time
+// sessionStore keeps the server's sessions; the handlers reach sessions
+// through it only. memStore (below) holds them in memory; logStore
+// (durable.go) in a session log (Options.Store), rebuilding a copy from the
+// log wherever one is missing.
+type sessionStore interface {
+	// add keeps ss, new and valid (recorded first where it is kept), and
+	// answers req, its creation request.
+	add(ctx context.Context, ss *session, req api.CreateSessionRequest) error
+	// ref resolves session id for a request. memStore looks it up now (404
+	// for none or an expired one); logStore checks at the ref's use, where
+	// it rebuilds or catches up its copy under the session's lock.
+	ref(ctx context.Context, id string) (sessionRef, error)
+	// end ends session id for why ("deleted"), saving it to SessionsDir
+	// when set, and returns its last state.
+	end(ctx context.Context, id, why string) (api.Session, error)
+	// expire ends the sessions idle for longer than SessionIdle.
+	expire()
+	// close ends or lets go of every session held here (at shutdown).
+	close() error
+	// len counts the sessions held here.
+	len() int
+	// health reports on the store for /healthz (nil: nothing to report).
+	health(ctx context.Context) *api.StoreHealth
 }
 
-func newStore(max int, idle time.Duration, now func() time.Time) *store {
-	return &store{m: map[string]*session{}, max: max, idle: idle, now: now}
+// sessionRef is one request's handle on a session.
+type sessionRef interface {
+	describe(ctx context.Context) (api.Session, error)
+	// ask chooses up to n edges; requestID makes a resent ask safe where
+	// the store records asks.
+	ask(ctx context.Context, n int, requestID string) (api.AskResponse, error)
+	tell(ctx context.Context, e corpus.EdgeID, child *api.Program) (api.TellResponse, error)
+	// tree returns the session (its id and root index name an export)
+	// and a snapshot of its tree.
+	tree(ctx context.Context) (*session, *corpus.Tree, error)
 }
 
 // newID returns a random session id: 128 bits in hex.
@@ -29,16 +58,129 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func (st *store) touch(s *session) { s.lastUsed.Store(st.now().UnixNano()) }
+// memStore keeps sessions in memory: at most MaxSessions, each ended after
+// SessionIdle without a request; every session that ends is saved to
+// SessionsDir when set.
+type memStore struct {
+	srv *Server
+	m   *sessionMap
+}
 
-func (st *store) idleFor(s *session, now time.Time) time.Duration {
+func newMemStore(srv *Server) *memStore {
+	return &memStore{srv: srv, m: newSessionMap(srv.opts.MaxSessions, srv.opts.SessionIdle, srv.opts.Now)}
+}
+
+func (st *memStore) add(_ context.Context, ss *session, _ api.CreateSessionRequest) error {
+	expired, err := st.m.add(ss)
+	for _, e := range expired {
+		st.endSession(e, "expired")
+	}
+	return err
+}
+
+func (st *memStore) ref(_ context.Context, id string) (sessionRef, error) {
+	ss, expired := st.m.get(id)
+	if expired != nil {
+		st.endSession(expired, "expired")
+		return nil, errorf(http.StatusNotFound, "session %s expired after %v idle", id, st.srv.opts.SessionIdle)
+	}
+	if ss == nil {
+		return nil, errorf(http.StatusNotFound, "no session %q", id)
+	}
+	return memRef{st.srv, ss}, nil
+}
+
+func (st *memStore) end(_ context.Context, id, why string) (api.Session, error) {
+	ss := st.m.remove(id)
+	if ss == nil {
+		return api.Session{}, errorf(http.StatusNotFound, "no session %q", id)
+	}
+	desc := ss.describe(st.srv.opts.SessionIdle, st.srv.opts.Now())
+	if err := st.endSession(ss, why); err != nil {
+		return api.Session{}, fmt.Errorf("session %s %s, but saving it failed: %w", ss.id, why, err)
+	}
+	return desc, nil
+}
+
+func (st *memStore) expire() {
+	for _, ss := range st.m.sweep() {
+		st.endSession(ss, "expired")
+	}
+}
+
+func (st *memStore) close() error {
+	var errs []error
+	for _, ss := range st.m.drain() {
+		errs = append(errs, st.endSession(ss, "shutdown"))
+	}
+	return errors.Join(errs...)
+}
+
+func (st *memStore) len() int { return st.m.len() }
+
+func (st *memStore) health(context.Context) *api.StoreHealth { return nil }
+
+// endSession marks ss ended, counts it and saves it when configured.
+func (st *memStore) endSession(ss *session, why string) error {
+	if !ss.end() {
+		return nil
+	}
+	s := st.srv
+	s.countEnd(why)
+	if s.opts.SessionsDir == "" {
+		return nil
+	}
+	return s.saveLogged(ss.id, why, ss.snapshot(), ss.req.RootIndex)
+}
+
+// memRef is a session held in memory.
+type memRef struct {
+	srv *Server
+	ss  *session
+}
+
+func (r memRef) describe(context.Context) (api.Session, error) {
+	return r.ss.describe(r.srv.opts.SessionIdle, r.srv.opts.Now()), nil
+}
+
+// ask ignores requestID: nothing records an ask to answer it again.
+func (r memRef) ask(ctx context.Context, n int, _ string) (api.AskResponse, error) {
+	return r.ss.ask(ctx, n)
+}
+
+func (r memRef) tell(_ context.Context, e corpus.EdgeID, child *api.Program) (api.TellResponse, error) {
+	return r.ss.tell(e, child)
+}
+
+func (r memRef) tree(context.Context) (*session, *corpus.Tree, error) {
+	return r.ss, r.ss.snapshot(), nil
+}
+
+// sessionMap holds sessions by id: memStore's sessions, or logStore's
+// copies. It holds at most max of them, each dropped after idle time
+// without a request.
+type sessionMap struct {
+	mu   sync.Mutex
+	m    map[string]*session
+	max  int
+	idle time.Duration
+	now  func() time.Time
+}
+
+func newSessionMap(max int, idle time.Duration, now func() time.Time) *sessionMap {
+	return &sessionMap{m: map[string]*session{}, max: max, idle: idle, now: now}
+}
+
+func (st *sessionMap) touch(s *session) { s.lastUsed.Store(st.now().UnixNano()) }
+
+func (st *sessionMap) idleFor(s *session, now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, s.lastUsed.Load()))
 }
 
 // add registers s, first dropping expired sessions when full; it returns
 // the expired sessions (to be ended by the caller) and an error when the
-// store stays full.
-func (st *store) add(s *session) ([]*session, error) {
+// map stays full.
+func (st *sessionMap) add(s *session) ([]*session, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	var expired []*session
@@ -55,7 +197,7 @@ func (st *store) add(s *session) ([]*session, error) {
 
 // get returns the live session id and marks it used; an expired one is
 // dropped and returned as expired instead.
-func (st *store) get(id string) (s, expired *session) {
+func (st *sessionMap) get(id string) (s, expired *session) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s = st.m[id]
@@ -71,7 +213,7 @@ func (st *store) get(id string) (s, expired *session) {
 }
 
 // remove drops session id and returns it (nil when absent).
-func (st *store) remove(id string) *session {
+func (st *sessionMap) remove(id string) *session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s := st.m[id]
@@ -80,13 +222,13 @@ func (st *store) remove(id string) *session {
 }
 
 // sweep drops every expired session and returns them.
-func (st *store) sweep() []*session {
+func (st *sessionMap) sweep() []*session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.sweepLocked()
 }
 
-func (st *store) sweepLocked() []*session {
+func (st *sessionMap) sweepLocked() []*session {
 	now := st.now()
 	var out []*session
 	for id, s := range st.m {
@@ -99,7 +241,7 @@ func (st *store) sweepLocked() []*session {
 }
 
 // drain drops every session and returns them (at shutdown).
-func (st *store) drain() []*session {
+func (st *sessionMap) drain() []*session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	out := make([]*session, 0, len(st.m))
@@ -110,7 +252,7 @@ func (st *store) drain() []*session {
 	return out
 }
 
-func (st *store) len() int {
+func (st *sessionMap) len() int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return len(st.m)
@@ -120,7 +262,7 @@ func (st *store) len() int {
 // of the same session is already held: then it returns that one. When
 // full, it drops the least recently used copy: with a log, nothing is
 // lost, the copy is rebuilt when next used.
-func (st *store) adopt(s *session) *session {
+func (st *sessionMap) adopt(s *session) *session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if old := st.m[s.id]; old != nil {
@@ -142,7 +284,7 @@ func (st *store) adopt(s *session) *session {
 }
 
 // drop forgets s if it is the copy held for its id.
-func (st *store) drop(s *session) {
+func (st *sessionMap) drop(s *session) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.m[s.id] == s {
@@ -152,7 +294,7 @@ func (st *store) drop(s *session) {
 
 // lookupCopy returns the copy held for id (nil when none) without
 // touching it.
-func (st *store) lookupCopy(id string) *session {
+func (st *sessionMap) lookupCopy(id string) *session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return st.m[id]

@@ -54,7 +54,7 @@ type judgement struct {
 // one choice per call: the missing samples are then asked for again, so a
 // judgement always has Samples replies. Errors are for cancellation and
 // server faults that outlast the client's retries.
-func (s *searcher) judge(ctx context.Context, d PromptData) (judgement, error) {
+func (s *env) judge(ctx context.Context, d PromptData) (judgement, error) {
 	var j judgement
 	prompt, err := render(s.prompts.judge, d)
 	if err != nil {
@@ -103,7 +103,7 @@ func (s *searcher) judge(ctx context.Context, d PromptData) (judgement, error) {
 
 // sample gathers n replies to msgs, asking again for the ones a server did
 // not return (at most n calls).
-func (s *searcher) sample(ctx context.Context, msgs []openai.Message, n int, u *openai.Usage) ([]string, error) {
+func (s *env) sample(ctx context.Context, msgs []openai.Message, n int, u *openai.Usage) ([]string, error) {
 	var out []string
 	for calls := 0; len(out) < n && calls < n; calls++ {
 		rep, err := s.chat.Complete(ctx, openai.Request{Model: s.opts.JudgeModel, Messages: msgs, N: n - len(out), Temperature: &s.opts.Temperature})

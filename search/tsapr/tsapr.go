@@ -34,22 +34,28 @@
 // the corpus schema and opens in the HTML tree viewer: a node is a patch,
 // its edge text the chain of thought and reflection that produced it.
 //
-// Imports: corpus, policy and search/proposer/openai (the LLM client TSAPR
-// writes patches with).
+// The search is the engine's ask–tell loop (search.Session) over an
+// environment (env.go: generate, reflect, run, judge) with the episode of
+// policy.UCTExpansion, whose selection and update are policy/uct.go's. While
+// it runs, every open node (neither plausible nor without a program) holds
+// MaxExpansion slot edges; one round is one ask of n = MaxExpansion slots
+// of the node UCT selects, a slot per try, asked again for a dropped
+// duplicate; the result's tree keeps only the slots that made a patch.
+//
+// Imports: corpus, policy, search (the session) and search/proposer/openai
+// (the LLM client TSAPR writes patches with).
 package tsapr
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"regexp"
-	"strings"
+	"slices"
 
 	"triage/corpus"
 	"triage/policy"
+	"triage/search"
 	"triage/search/proposer/openai"
 )
 
@@ -214,6 +220,11 @@ func (r *Result) Outcome(seed uint64) policy.Outcome {
 // ErrNoRoot is returned for a task or root program that is missing.
 var ErrNoRoot = errors.New("tsapr: task and root program are required")
 
+// rngStream is the stream of the episode's tie-breaking generator: TSAPR's
+// own, so that a seed breaks ties as it did before TSAPR ran on
+// policy.UCTExpansion.
+const rngStream = 0x75a9
+
 // Search runs TSAPR from root, the buggy program of task, calling chat for
 // patches and judgements and exec for test runs. Malformed model output
 // (no code, no score) is data in the result; errors are for cancellation,
@@ -242,432 +253,132 @@ func Search(ctx context.Context, chat Chat, exec corpus.Executor, task *corpus.T
 	if opts.Proposer == "" {
 		opts.Proposer = "tsapr"
 	}
-	s := &searcher{chat: chat, exec: exec, task: task, opts: opts, prompts: opts.Prompts,
-		rng: rand.New(rand.NewPCG(opts.Seed, 0x75a9)), usage: map[string]openai.Usage{}}
-	split := task.Split
-	if split == "" {
-		split = corpus.SplitFor(task.ID)
-	}
-	s.t = &corpus.Tree{ID: opts.TreeID, TaskID: task.ID, Split: split, Source: corpus.SourceOf(task), K: opts.MaxExpansion, D: opts.Budget,
-		Proposer: opts.Proposer, Model: opts.ModelName}
+	s := newEnv(chat, exec, task, opts)
 	err := s.run(ctx, root)
 	return s.finish(), err
 }
 
-type searcher struct {
-	chat    Chat
-	exec    corpus.Executor
-	task    *corpus.Task
-	opts    Options
-	prompts *Prompts
-	rng     *rand.Rand
-	t       *corpus.Tree
-	stats   []NodeStats
-	kids    [][]corpus.NodeID
-	usage   map[string]openai.Usage
-	res     Result
-	output  int // output tokens so far
-}
-
-func addUsage(a, b openai.Usage) openai.Usage { a.Add(b); return a }
-
-func (s *searcher) run(ctx context.Context, root string) error {
-	ex, err := s.exec.Run(ctx, root, s.task.Test)
-	if err != nil {
-		return fmt.Errorf("tsapr %s: run root: %w", s.t.ID, err)
+// run tests the root, then runs rounds until the session ends: a fix
+// (unless UntilBudget), the budget, or no open node left.
+func (s *env) run(ctx context.Context, root string) error {
+	if err := s.addRoot(ctx, root); err != nil {
+		return err
 	}
-	s.t.Nodes = append(s.t.Nodes, corpus.Node{ID: 0, Parent: corpus.NoNode, ViaEdge: -1, Program: root, ProgramSHA: corpus.SHA256(root), Exec: ex})
-	s.stats = append(s.stats, NodeStats{Loads: ex.Status != corpus.StatusLoadError, Judge: "root"})
-	s.kids = append(s.kids, nil)
-	s.res.Judge = s.opts.Judge
-	if s.res.Judge == JudgeAuto {
-		s.res.Judge = JudgeTests
-		if len(ex.Tests) < s.opts.MinTests {
-			s.res.Judge = JudgeLLM
-		}
-	}
-	if ex.Solved() {
-		s.res.Solved = true
-		s.stats[0].Plausible = true
+	if s.res.Solved {
 		return nil
 	}
-	for s.res.Patches < s.opts.Budget {
+	pol := policy.UCTExpansion{UCT: policy.UCT{C: s.opts.C, Beta: s.opts.Beta}, Reward: s.reward, Stream: rngStream}
+	sess, err := search.NewSession(s.t, pol, search.SessionConfig{Budget: s.opts.Budget, Seed: s.opts.Seed, UntilBudget: s.opts.UntilBudget})
+	if err != nil {
+		return fmt.Errorf("tsapr %s: %w", s.t.ID, err)
+	}
+	ep, ok := sess.Episode().(policy.Expansions)
+	if !ok {
+		return fmt.Errorf("tsapr %s: the episode of %s does not take expansions", s.t.ID, pol.Name())
+	}
+	s.sess, s.ep = sess, ep
+	for sess.State() == search.Running {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("tsapr %s: %w", s.t.ID, err)
 		}
-		path, ok := s.selectPath()
-		if !ok {
-			return nil // every node is expanded or a leaf
-		}
-		v := path[len(path)-1]
-		children, err := s.expand(ctx, v)
-		s.backpropagate(v)
-		s.res.Steps = append(s.res.Steps, s.step(path, children))
-		if err != nil {
+		if err := s.round(ctx); err != nil {
 			return err
-		}
-		if s.res.Solved && !s.opts.UntilBudget {
-			return nil
 		}
 	}
 	return nil
 }
 
-// open reports whether v or a node below it can still be expanded.
-func (s *searcher) open(v corpus.NodeID) bool {
-	st := &s.stats[v]
-	if st.Plausible || st.NoProgram {
-		return false
+// round is one expansion: the session asks for MaxExpansion slots of the
+// node UCT selects; their patches are generated, evaluated and told; the
+// episode backs the expansion up, and the round is recorded. The node
+// counts as expanded even when the budget or an error cuts it short.
+func (s *env) round(ctx context.Context) error {
+	slots, err := s.sess.Ask(ctx, s.opts.MaxExpansion)
+	if err != nil {
+		return fmt.Errorf("tsapr %s: %w", s.t.ID, err)
 	}
-	if !st.Expanded {
-		return true
+	if len(slots) == 0 {
+		return fmt.Errorf("tsapr %s: the session asked nothing while running", s.t.ID)
 	}
-	for _, c := range s.kids[v] {
-		if s.open(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// selectPath descends by UCT from the root to the node to expand.
-func (s *searcher) selectPath() ([]corpus.NodeID, bool) {
-	v := corpus.NodeID(0)
-	if !s.open(v) {
-		return nil, false
-	}
-	path := []corpus.NodeID{v}
-	for s.stats[v].Expanded {
-		lnN := math.Log(float64(max(s.stats[v].N, 1)))
-		best, bestVal, ties := corpus.NoNode, math.Inf(-1), 0
-		for _, c := range s.kids[v] {
-			if !s.open(c) {
-				continue
-			}
-			val := s.uct(c, lnN)
-			switch {
-			case val > bestVal:
-				best, bestVal, ties = c, val, 1
-			case val == bestVal:
-				ties++
-				if s.rng.IntN(ties) == 0 {
-					best = c
-				}
-			}
-		}
-		v = best // open(v) guarantees an open child
-		path = append(path, v)
-	}
-	return path, true
-}
-
-// uct is UCT_j = Q_j + C·sqrt(2·ln N_parent / N_j), or Q_j + 1 for N_j = 0.
-func (s *searcher) uct(c corpus.NodeID, lnNParent float64) float64 {
-	st := &s.stats[c]
-	if st.N == 0 {
-		return st.Q + 1
-	}
-	return st.Q + s.opts.C*math.Sqrt(2*lnNParent/float64(st.N))
-}
-
-// backpropagate updates N and Q from v to the root.
-func (s *searcher) backpropagate(v corpus.NodeID) {
-	for u := v; u != corpus.NoNode; u = s.t.Nodes[u].Parent {
-		st := &s.stats[u]
-		st.N++
-		if !st.Expanded {
-			continue
-		}
-		var sum, cnt float64
-		for _, c := range s.kids[u] {
-			sum += s.stats[c].Q * float64(s.stats[c].N)
-			cnt += float64(s.stats[c].N)
-		}
-		if cnt > 0 {
-			st.Q = s.opts.Beta*sum/cnt + (1-s.opts.Beta)*st.Q
-		}
-	}
-}
-
-func (s *searcher) step(path, children []corpus.NodeID) Step {
-	st := Step{Path: path, Children: children, Q: make([]float64, len(s.stats)), N: make([]int, len(s.stats))}
-	for i := range s.stats {
-		st.Q[i], st.N[i] = s.stats[i].Q, s.stats[i].N
-	}
-	return st
-}
-
-// expand generates up to MaxExpansion children of v, within the budget. The
-// node counts as expanded even when the budget or an error cuts it short.
-func (s *searcher) expand(ctx context.Context, v corpus.NodeID) ([]corpus.NodeID, error) {
+	v := s.t.Edges[slots[0]].Parent
 	s.stats[v].Expanded = true
+	s.seen = map[string]bool{}
+	children, err := s.expand(ctx, slots)
+	s.ep.EndExpansion()
+	s.res.Steps = append(s.res.Steps, s.step(v, children))
+	return err
+}
+
+// expand expands the asked slots in order, one try each. A patch identical
+// to an earlier one of the round is dropped (it costs no patch) and, while
+// the round has tries left, the session is asked for the node's next slot
+// in its place; the session's budget bounds every ask. Expansion stops once
+// the session ends (a fix without UntilBudget, or the budget).
+func (s *env) expand(ctx context.Context, slots []corpus.EdgeID) ([]corpus.NodeID, error) {
 	var children []corpus.NodeID
-	seen := map[string]bool{}
-	for try := 0; try < s.opts.MaxExpansion && s.res.Patches < s.opts.Budget; try++ {
-		cand, err := s.generate(ctx, v)
-		if err != nil {
-			return children, err
-		}
-		if cand.ok {
-			key := normalize(cand.program)
-			if seen[key] {
+	tries := 0
+	for len(slots) > 0 {
+		for _, e := range slots {
+			tries++
+			c, err := s.Expand(ctx, e)
+			if errors.Is(err, errDuplicate) {
 				s.res.Dropped++
+				if err := s.sess.Drop(e); err != nil {
+					return children, fmt.Errorf("tsapr %s: %w", s.t.ID, err)
+				}
 				continue
 			}
-			seen[key] = true
+			if err != nil {
+				return children, err
+			}
+			if err := s.tell(e, c); err != nil {
+				return children, err
+			}
+			children = append(children, c)
+			if s.sess.State() != search.Running {
+				return children, nil
+			}
 		}
-		c, err := s.evaluate(ctx, v, cand)
-		if err != nil {
-			return children, err
-		}
-		children = append(children, c)
-		if s.stats[c].Plausible && !s.opts.UntilBudget {
+		if tries >= s.opts.MaxExpansion {
 			break
+		}
+		var err error
+		if slots, err = s.sess.Ask(ctx, s.opts.MaxExpansion-tries); err != nil {
+			return children, fmt.Errorf("tsapr %s: %w", s.t.ID, err)
 		}
 	}
 	return children, nil
 }
 
-// candidate is one generated patch before evaluation.
-type candidate struct {
-	program    string
-	ok         bool // the replies held a program
-	reflectOK  bool // the reflection held one (and revised or kept the patch)
-	reasoning  string
-	reflection string
-	raw        string // the reply, when it held no program
-	output     int    // output tokens of generation and reflection
-	estimated  bool
+// tell tells the session of patch c, the child of slot e, and records it
+// when it is plausible.
+func (s *env) tell(e corpus.EdgeID, c corpus.NodeID) error {
+	if err := s.sess.Tell(e, c); err != nil {
+		return fmt.Errorf("tsapr %s: %w", s.t.ID, err)
+	}
+	st := &s.stats[c]
+	if !st.Plausible {
+		return nil
+	}
+	tokens := s.sess.Tokens()
+	s.res.Plausible = append(s.res.Plausible, Plausible{Node: c, Patch: st.Patch, OutputTokens: tokens, Program: s.t.Nodes[c].Program})
+	if !s.res.Solved {
+		s.res.Solved, s.res.FirstAt, s.res.OutputTokensToFirst = true, st.Patch, tokens
+	}
+	return nil
 }
 
-// generate writes one patch of v's program: the chain-of-thought call,
-// then, in the same conversation, the self-reflection call.
-func (s *searcher) generate(ctx context.Context, v corpus.NodeID) (candidate, error) {
-	var c candidate
-	d := s.data(v)
-	prompt, err := render(s.prompts.generate, d)
-	if err != nil {
-		return c, err
+// step records a round: the path from the root to the expanded node v, its
+// new children, and every node's Q and N after the update.
+func (s *env) step(v corpus.NodeID, children []corpus.NodeID) Step {
+	var path []corpus.NodeID
+	for u := v; u != corpus.NoNode; u = s.t.Nodes[u].Parent {
+		path = append(path, u)
 	}
-	msgs := []openai.Message{{Role: openai.RoleSystem, Content: s.prompts.System}, {Role: openai.RoleUser, Content: prompt}}
-	rep, err := s.call(ctx, callGenerate, msgs)
-	if err != nil {
-		return c, err
+	slices.Reverse(path)
+	st := Step{Path: path, Children: children, Q: make([]float64, len(s.stats)), N: make([]int, len(s.stats))}
+	for i := range s.stats {
+		st.Q[i], st.N[i] = s.ep.Value(corpus.NodeID(i))
 	}
-	c.output, c.estimated = rep.Usage.OutputTokens, rep.Usage.Estimated
-	first := firstContent(rep)
-	c.reasoning = prose(first)
-	c.program, c.ok = openai.ExtractProgram(first)
-	if !c.ok {
-		c.raw = first
-		return c, nil
-	}
-	d.Reasoning = c.reasoning
-	refl, err := render(s.prompts.reflect, d)
-	if err != nil {
-		return c, err
-	}
-	msgs = append(msgs, openai.Message{Role: openai.RoleAssistant, Content: first}, openai.Message{Role: openai.RoleUser, Content: refl})
-	rep, err = s.call(ctx, callReflect, msgs)
-	if err != nil {
-		return c, err
-	}
-	c.output += rep.Usage.OutputTokens
-	c.estimated = c.estimated || rep.Usage.Estimated
-	second := firstContent(rep)
-	c.reflection = prose(second)
-	if prog, ok := openai.ExtractProgram(second); ok {
-		c.program, c.reflectOK = prog, true
-	}
-	return c, nil
-}
-
-func (s *searcher) call(ctx context.Context, kind string, msgs []openai.Message) (openai.Reply, error) {
-	rep, err := s.chat.Complete(ctx, openai.Request{Model: s.opts.Model, Messages: msgs, N: 1, Temperature: &s.opts.Temperature})
-	if err != nil {
-		return rep, fmt.Errorf("tsapr %s: %s: %w", s.t.ID, kind, err)
-	}
-	s.usage[kind] = addUsage(s.usage[kind], rep.Usage)
-	return rep, nil
-}
-
-func firstContent(r openai.Reply) string {
-	if len(r.Contents) == 0 {
-		return ""
-	}
-	return r.Contents[0]
-}
-
-// data is the prompt data of node v's program.
-func (s *searcher) data(v corpus.NodeID) PromptData {
-	n := s.t.Node(v)
-	return PromptData{Question: strings.TrimSpace(s.task.Question), Program: n.Program, Tests: clipText(s.task.Test, maxTestChars),
-		Status: string(n.Exec.Status), Passed: passed(n.Exec), Total: len(n.Exec.Tests), Feedback: strings.TrimSpace(n.Exec.Feedback)}
-}
-
-// maxTestChars bounds the test file shown in prompts.
-const maxTestChars = 8000
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "\n# … (truncated)\n"
-}
-
-func passed(e corpus.Execution) int {
-	k := 0
-	for _, t := range e.Tests {
-		if t.Passed {
-			k++
-		}
-	}
-	return k
-}
-
-var fenceRE = regexp.MustCompile("(?s)```[^\n]*\n.*?```")
-
-// maxProseChars bounds the reasoning and reflection kept per patch.
-const maxProseChars = 6000
-
-// prose is a reply without its code blocks: the reasoning around them.
-func prose(reply string) string {
-	return clipText(strings.TrimSpace(fenceRE.ReplaceAllString(reply, "[code]")), maxProseChars)
-}
-
-// normalize makes two programs that differ only in trailing whitespace
-// equal, for the duplicate checks.
-func normalize(program string) string {
-	lines := strings.Split(strings.TrimRight(program, " \t\r\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t\r")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// evaluate runs cand as a child of v, rewards it and adds it to the tree.
-func (s *searcher) evaluate(ctx context.Context, v corpus.NodeID, cand candidate) (corpus.NodeID, error) {
-	par := s.t.Node(v)
-	s.res.Patches++
-	s.output += cand.output
-	id := corpus.NodeID(len(s.t.Nodes))
-	eid := corpus.EdgeID(len(s.t.Edges))
-	n := corpus.Node{ID: id, Parent: v, ViaEdge: eid, Depth: par.Depth + 1, ReviseTokens: cand.output, TokensEstimated: cand.estimated}
-	st := NodeStats{Patch: s.res.Patches, ReflectKept: cand.ok && !cand.reflectOK}
-	if !cand.ok {
-		n.ReviseFailed, n.Raw, n.ProgramSHA = true, cand.raw, corpus.SHA256("")
-		n.Exec = corpus.Execution{Status: corpus.StatusLoadError, FailedFrac: 1, Feedback: "the reply held no program"}
-		st.NoProgram = true
-	} else {
-		n.Program, n.ProgramSHA = cand.program, corpus.SHA256(cand.program)
-		ex, err := s.exec.Run(ctx, cand.program, s.task.Test)
-		if err != nil {
-			s.res.Patches--
-			s.output -= cand.output
-			return corpus.NoNode, fmt.Errorf("tsapr %s: run patch %d: %w", s.t.ID, s.res.Patches+1, err)
-		}
-		n.Exec = ex
-		st.Loads = ex.Status != corpus.StatusLoadError
-		st.Duplicate = normalize(cand.program) == normalize(par.Program)
-	}
-	switch {
-	case !st.Loads:
-		st.Reward, st.Judge = -1, "no_load"
-	case n.Exec.Solved():
-		st.Reward, st.Judge, st.Plausible = 1, "plausible", true
-	case s.res.Judge == JudgeTests:
-		st.Reward, st.Judge = n.Exec.PassRate, string(JudgeTests)
-	default:
-		d := s.data(v)
-		d.Reasoning, d.Reflection, d.Patch = cand.reasoning, cand.reflection, cand.program
-		d.PatchStatus, d.PatchPassed, d.PatchFeedback = string(n.Exec.Status), passed(n.Exec), strings.TrimSpace(n.Exec.Feedback)
-		d.Total = len(n.Exec.Tests)
-		if s.opts.Diff != nil {
-			d.Diff = s.opts.Diff(par.Program, cand.program)
-		}
-		j, err := s.judge(ctx, d)
-		if err != nil {
-			s.res.Patches--
-			s.output -= cand.output
-			return corpus.NoNode, fmt.Errorf("tsapr %s: patch %d: %w", s.t.ID, s.res.Patches+1, err)
-		}
-		st.Reward, st.Judge, st.Scores, st.JudgeFailed = j.Reward, string(JudgeLLM), j.Scores, j.Failed
-		n.ProposeTokens = j.Usage.OutputTokens
-		n.TokensEstimated = n.TokensEstimated || j.Usage.Estimated
-		s.output += j.Usage.OutputTokens
-		if len(j.Scores) == 0 {
-			s.res.JudgeFailures++
-			if n.Raw == "" {
-				n.Raw = j.Raw
-			}
-		}
-	}
-	if st.Duplicate && st.Reward > 0 {
-		st.Reward *= 0.5
-	}
-	st.Q = st.Reward
-	text := "Reasoning:\n" + cand.reasoning
-	if cand.reflection != "" {
-		text += "\n\nReflection:\n" + cand.reflection
-	}
-	s.t.Edges = append(s.t.Edges, corpus.Edge{ID: eid, Parent: v, Index: len(par.Edges), Edit: corpus.ProposedEdit{Text: text}, Child: id})
-	s.t.Nodes[v].Edges = append(s.t.Nodes[v].Edges, eid)
-	s.t.Nodes = append(s.t.Nodes, n)
-	s.stats = append(s.stats, st)
-	s.kids = append(s.kids, nil)
-	s.kids[v] = append(s.kids[v], id)
-	if st.Plausible {
-		s.res.Plausible = append(s.res.Plausible, Plausible{Node: id, Patch: st.Patch, OutputTokens: s.output, Program: cand.program})
-		if !s.res.Solved {
-			s.res.Solved, s.res.FirstAt, s.res.OutputTokensToFirst = true, st.Patch, s.output
-		}
-	}
-	return id, nil
-}
-
-// finish fills the tree's per-node records and labels and the totals.
-func (s *searcher) finish() *Result {
-	r := &s.res
-	r.Tree, r.Nodes, r.Usage = s.t, s.stats, s.usage
-	for _, u := range s.usage {
-		r.Total.Add(u)
-	}
-	if !r.Solved {
-		r.OutputTokensToFirst = s.output
-	}
-	for i := range s.t.Nodes {
-		st := s.stats[i]
-		s.t.Nodes[i].Diagnosis = describe(st)
-		if e := s.t.Nodes[i].ViaEdge; e >= 0 {
-			b, _ := json.Marshal(st)
-			s.t.Edges[e].Edit.Payload = string(b)
-		}
-	}
-	corpus.ComputeLabels(s.t)
-	return r
-}
-
-// describe is a node's TSAPR record as the tree viewer shows it.
-func describe(st NodeStats) string {
-	var b strings.Builder
-	if st.Patch == 0 {
-		b.WriteString("TSAPR root")
-	} else {
-		fmt.Fprintf(&b, "TSAPR patch %d: reward %.3f (%s", st.Patch, st.Reward, st.Judge)
-		if len(st.Scores) > 0 {
-			fmt.Fprintf(&b, ", scores %v", st.Scores)
-		}
-		if st.JudgeFailed > 0 {
-			fmt.Fprintf(&b, ", %d judge replies without a score", st.JudgeFailed)
-		}
-		if st.Duplicate {
-			b.WriteString(", identical to its parent: halved")
-		}
-		if st.ReflectKept {
-			b.WriteString(", reflection kept the patch")
-		}
-		b.WriteString(")")
-	}
-	fmt.Fprintf(&b, "; Q %.4f, N %d", st.Q, st.N)
-	return b.String()
+	return st
 }

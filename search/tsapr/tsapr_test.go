@@ -479,24 +479,3 @@ func FuzzParseScore(f *testing.F) {
 		}
 	})
 }
-
-// TestUCTValues pins the selection value to numbers worked out by hand
-// (C = 0.7): Q + C·sqrt(2·ln N_parent / N_j), and Q + 1 for N_j = 0.
-func TestUCTValues(t *testing.T) {
-	s := &searcher{opts: DefaultOptions(), stats: []NodeStats{{Q: 0.5, N: 1}, {Q: 0.35, N: 1}, {Q: 0.2, N: 4}, {Q: -1, N: 0}}}
-	tests := []struct {
-		node    corpus.NodeID
-		nParent float64
-		want    float64
-	}{
-		{0, 2, 1.3241870157608322},
-		{1, 3, 1.3876126651572576},
-		{2, 10, 0.9510881092012715},
-		{3, 7, 0},
-	}
-	for _, tt := range tests {
-		if got := s.uct(tt.node, math.Log(tt.nParent)); !near(got, tt.want) {
-			t.Errorf("UCT(node %d, N_parent %v) = %v, want %v", tt.node, tt.nParent, got, tt.want)
-		}
-	}
-}
