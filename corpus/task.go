@@ -24,6 +24,9 @@ type Task struct {
 	Source string `json:"source,omitempty"`
 	// License is the licence of a task taken from a dataset ("CC-BY-4.0").
 	License string `json:"license,omitempty"`
+	// Origin says where upstream the task was taken from, at a pinned
+	// commit (a URL of the file or folder, commit in the path).
+	Origin string `json:"origin,omitempty"`
 }
 
 // SourceUnknown is the source of a task whose file names none.

@@ -43,6 +43,7 @@ type taskLine struct {
 	Category   string   `json:"category"`
 	Source     string   `json:"source"`
 	License    string   `json:"license"`
+	Origin     string   `json:"origin"`
 }
 
 // LoadTasks reads a task JSONL file. See ReadTasks.
@@ -140,7 +141,7 @@ func parseTaskLine(line []byte) (Task, error) {
 	t := Task{
 		Question: w.Question, Solution: w.Solution, Test: w.Test,
 		EntryPoint: w.EntryPoint, Roots: w.Roots, Split: w.Split, Category: w.Category,
-		Source: strings.TrimSpace(w.Source), License: w.License,
+		Source: strings.TrimSpace(w.Source), License: w.License, Origin: w.Origin,
 	}
 	switch {
 	case w.TaskID != nil:

@@ -117,7 +117,8 @@ func TestSplitForIsStableAndBalanced(t *testing.T) {
 }
 
 func TestWriteReadRoundTrip(t *testing.T) {
-	in := []Task{{ID: "a", Question: "q<>&", Solution: "s", Test: "t", Roots: []string{"r1"}, Split: SplitVal, Category: "strings"}}
+	in := []Task{{ID: "a", Question: "q<>&", Solution: "s", Test: "t", Roots: []string{"r1"}, Split: SplitVal, Category: "strings",
+		Source: "src", License: "MIT", Origin: "https://example.org/r/tree/0123/a"}}
 	var buf bytes.Buffer
 	if err := WriteTasks(&buf, in); err != nil {
 		t.Fatal(err)
@@ -130,7 +131,8 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if err != nil || len(bad) != 0 || len(out) != 1 {
 		t.Fatalf("out=%v bad=%v err=%v", out, bad, err)
 	}
-	if got := out[0]; got.ID != "a" || got.Question != "q<>&" || got.Roots[0] != "r1" || got.Split != SplitVal || got.Category != "strings" {
+	if got := out[0]; got.ID != "a" || got.Question != "q<>&" || got.Roots[0] != "r1" || got.Split != SplitVal || got.Category != "strings" ||
+		got.Source != "src" || got.License != "MIT" || got.Origin != in[0].Origin {
 		t.Fatalf("round trip: %+v", got)
 	}
 	if _, _, err := LoadTasks(filepath.Join(t.TempDir(), "missing.jsonl")); err == nil {

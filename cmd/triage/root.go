@@ -38,6 +38,7 @@ var commands = []struct {
 	{"tasks", newTasksConvertCmd},
 	{"tasks", newTasksInjectCmd},
 	{"tasks", newTasksValidateCmd},
+	{"tasks", newTasksSourcesCmd},
 }
 
 // jsonFlag reports the global --json flag as cmd parsed it.

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/convert"
 	"triage/corpus/taskset"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
@@ -18,70 +21,128 @@ import (
 // skipBadLinesUsage is the help of every --skip-bad-lines flag.
 const skipBadLinesUsage = "use the valid tasks of a file with malformed lines instead of refusing it (exit 2)"
 
-// newTasksConvertCmd parses flags and calls corpus.ReadMBPP and
-// corpus.ConvertMBPP, which hold the conversion.
+// newTasksConvertCmd parses flags and calls the converter of --from:
+// corpus.ConvertMBPP, convert.ConvertExercism or
+// convert.ConvertTheAlgorithms, which hold the conversion.
 func newTasksConvertCmd() *cobra.Command {
-	var from, in, out string
+	var from, in, out, commit, report string
 	var workers int
+	var slowFactor float64
 	var sbLimits sandbox.LimitsPolicy
 	c := &cobra.Command{
 		Use:   "convert",
-		Short: "Convert a public task set (MBPP) into the task format, keeping what the sandbox confirms",
-		Long: `convert reads MBPP's mbpp.jsonl (--from mbpp) and writes a task file: one
-task per MBPP task (id mbpp_NNN, MBPP's own split: 1–10 and 601–974 train,
-511–600 val, 11–510 test; source mbpp, license CC-BY-4.0), its test file one
-pytest function per assert, test_setup_code kept, line endings normalised.
-Challenge asserts are kept where the reference passes them; then every task
-goes through the checks 'tasks validate' runs, and a task that fails them is
-left out and listed with the reason. A malformed line is bad input (exit 2,
+		Short: "Convert a public task set (MBPP, Exercism) into the task format, keeping what the sandbox confirms",
+		Long: `convert reads a public task set and writes a task file, keeping the tasks
+that pass the checks 'tasks validate' runs; a task that fails them is left
+out and listed with the reason. docs/tasks.md says where each set comes from
+and what the conversion does.
+
+--from mbpp: --in is MBPP's mbpp.jsonl. One task per MBPP task (id mbpp_NNN,
+MBPP's own split: 1–10 and 601–974 train, 511–600 val, 11–510 test; source
+mbpp, license CC-BY-4.0), its test file one pytest function per assert,
+test_setup_code kept, line endings normalised. Challenge asserts are kept
+where the reference passes them. A malformed line is bad input (exit 2,
 naming the line). An input whose sha256 is not the verified original's is
-converted with a warning. docs/tasks.md says where the file comes from.`,
+converted with a warning.
+
+--from exercism: --in is a checkout of github.com/exercism/python. One task
+per practice exercise (id exercism_<slug>): .meta/example.py the reference,
+the unittest file the tests with its import of the exercise module
+rewritten to solution, the instructions the question.
+
+For exercism the commit is read from --in's .git, or given
+with --commit; every task records it in its origin, with license MIT, the
+split by the hash of its id, and the source. A task whose reference takes
+more than --slow-factor times the median is left out as slow. --report
+writes the report (JSON) with every unit left out.`,
 		Example: `  triage tasks convert --from mbpp --in mbpp.jsonl --out corpus/mbpp/tasks.jsonl
-  triage tasks convert --from mbpp --in mbpp.jsonl --out out/mbpp-tasks.jsonl --workers 2 --json > report.json`,
+  triage tasks convert --from exercism --in exercism-python --out corpus/exercism/tasks.jsonl --report out/exercism-report.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
-			case from != corpus.MBPPSource:
-				return badInput("--from %q: the only converter is %q", from, corpus.MBPPSource)
+			case from != corpus.MBPPSource && from != convert.ExercismSource:
+				return badInput("--from %q: want %q or %q", from, corpus.MBPPSource, convert.ExercismSource)
 			case in == "" || out == "":
 				return badInput("--in and --out are required")
 			case taskset.SamePath(in, out):
 				return badInput("--out %s is the --in file", out)
+			case from == corpus.MBPPSource && (commit != "" || report != ""):
+				return badInput("--commit and --report are for exercism")
+			case slowFactor < 1:
+				return badInput("--slow-factor %v: want ≥ 1", slowFactor)
 			}
 			nw, err := corpus.Workers(workers)
 			if err != nil {
 				return err
 			}
-			problems, err := corpus.ReadMBPPFile(in)
-			if err != nil {
-				return err
+			if from == corpus.MBPPSource {
+				return convertMBPP(cmd, in, out, nw, sbLimits)
+			}
+			if st, err := os.Stat(in); err != nil || !st.IsDir() {
+				return badInput("--in %s: want the folder of a checkout", in)
 			}
 			pool, err := sandbox.Start(nw, sbLimits, nil, false)
 			if err != nil {
 				return err
 			}
 			defer pool.Close()
-			progress := func(done, total int) {
-				if done%100 == 0 || done == total {
-					slog.Info("checking", "tasks", done, "of", total)
-				}
-			}
-			tasks, rep, err := corpus.ConvertMBPP(cmd.Context(), corpus.NewCachedExecutor(pool), problems,
-				corpus.MBPPOptions{Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), Progress: progress})
+			o := convert.Options{Commit: commit, Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), SlowFactor: slowFactor,
+				Python: pool.Options().Python, Progress: checkProgress}
+			conv := convert.ConvertExercism
+			start := time.Now()
+			tasks, rep, err := conv(cmd.Context(), corpus.NewCachedExecutor(pool), in, o)
 			if err != nil {
 				return err
 			}
+			slog.Info("converted", "source", from, "seconds", time.Since(start).Seconds())
 			if err := corpus.WriteTasksFile(out, tasks); err != nil {
 				return err
+			}
+			if report != "" {
+				if err := writeJSONFile(report, rep); err != nil {
+					return err
+				}
 			}
 			return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
 		},
 	}
-	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp"`)
-	c.Flags().StringVar(&in, "in", "", "the task set's file (mbpp.jsonl)")
+	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp" or "exercism"`)
+	c.Flags().StringVar(&in, "in", "", "the task set: mbpp.jsonl, or the folder of a checkout (exercism)")
 	c.Flags().StringVar(&out, "out", "", "output task file (JSONL)")
+	c.Flags().StringVar(&commit, "commit", "", "the checkout's commit, when --in has no .git (exercism)")
+	c.Flags().StringVar(&report, "report", "", "also write the report, with every unit left out, to this JSON file (exercism)")
+	c.Flags().Float64Var(&slowFactor, "slow-factor", convert.DefaultSlowFactor, "leave out a task whose reference takes more than this many times the median (exercism)")
 	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+corpus.WorkersZero)
 	addSandboxLimitsFlag(c, &sbLimits)
 	return c
+}
+
+// checkProgress logs the input checks of a conversion.
+func checkProgress(done, total int) {
+	if done%100 == 0 || done == total {
+		slog.Info("checking", "tasks", done, "of", total)
+	}
+}
+
+// convertMBPP converts MBPP's mbpp.jsonl at in into out.
+func convertMBPP(cmd *cobra.Command, in, out string, nw int, sbLimits sandbox.LimitsPolicy) error {
+	problems, err := corpus.ReadMBPPFile(in)
+	if err != nil {
+		return err
+	}
+	pool, err := sandbox.Start(nw, sbLimits, nil, false)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	tasks, rep, err := corpus.ConvertMBPP(cmd.Context(), corpus.NewCachedExecutor(pool), problems,
+		corpus.MBPPOptions{Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), Progress: checkProgress})
+	if err != nil {
+		return err
+	}
+	if err := corpus.WriteTasksFile(out, tasks); err != nil {
+		return err
+	}
+	return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
 }
 
 type tasksInjectFlags struct {
@@ -237,4 +298,68 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 	lf.register(c.Flags(), false)
 	deprecatedAlias(c, "timeout", "test-timeout")
 	return c
+}
+
+// writeJSONFile writes v as indented JSON to path.
+func writeJSONFile(path string, v any) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := printJSON(f, v); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// sourceRow is one embedded task set as `tasks sources` lists it.
+type sourceRow struct {
+	Name    string         `json:"name"`
+	Tasks   int            `json:"tasks"`
+	Splits  map[string]int `json:"splits"`
+	License string         `json:"license"`
+	Commit  string         `json:"commit"`
+	Origin  string         `json:"origin"`
+}
+
+func newTasksSourcesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "sources",
+		Short: "List the task sets embedded in the binary: tasks per split, licence, upstream commit, origin",
+		Long: `sources lists every task set embedded in the binary, which --tasks takes by
+name in place of a file: its tasks per split (train/val/test), its licence,
+the upstream commit it was converted from ("this repository" for the
+bundled set, written here) and where upstream it comes from. docs/tasks.md
+says how each was made.`,
+		Example: `  triage tasks sources
+  triage tasks sources --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var rows []sourceRow
+			for _, s := range taskset.Sources() {
+				tasks, err := s.Load()
+				if err != nil {
+					return fmt.Errorf("embedded set %s: %w", s.Name, err)
+				}
+				r := sourceRow{Name: s.Name, Tasks: len(tasks), Splits: map[string]int{}, License: s.License, Commit: s.Commit, Origin: s.Origin}
+				for _, t := range tasks {
+					r.Splits[t.Split]++
+				}
+				rows = append(rows, r)
+			}
+			return printResult(cmd, rows, func(w io.Writer) error {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tTASKS\tTRAIN\tVAL\tTEST\tLICENSE\tCOMMIT\tORIGIN")
+				for _, r := range rows {
+					fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\n", r.Name, r.Tasks,
+						r.Splits[corpus.SplitTrain], r.Splits[corpus.SplitVal], r.Splits[corpus.SplitTest], r.License, r.Commit, r.Origin)
+				}
+				return tw.Flush()
+			})
+		},
+	}
 }

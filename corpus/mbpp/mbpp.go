@@ -20,6 +20,10 @@ var tasksJSONL []byte
 // Name is the task-spec word that selects this set on the command line.
 const Name = corpus.MBPPSource
 
+// Commit is the google-research commit whose mbpp/mbpp.jsonl the tasks
+// come from.
+const Commit = "2251e8c67a7fe7d6348714967ee101080b28e956"
+
 // JSONL returns the embedded task file.
 func JSONL() []byte { return bytes.Clone(tasksJSONL) }
 

@@ -1,8 +1,10 @@
 // Package taskset resolves the --tasks of every command that reads tasks:
 // a JSONL file, or a task set embedded in the binary by its name
-// ("bundled", "mbpp").
+// ("bundled", "mbpp", "exercism", "thealgorithms"), and describes the
+// embedded sets (Sources).
 //
-// Imports: corpus and its subpackages bundled and mbpp.
+// Imports: corpus and its subpackages bundled, mbpp, exercism and
+// thealgorithms.
 package taskset
 
 import (
@@ -12,21 +14,52 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/exercism"
 	"triage/corpus/mbpp"
 )
 
-// builtin are the task sets embedded in the binary, by the word
-// that names them in place of a file.
-var builtin = map[string]func() ([]corpus.Task, error){
-	bundled.Name: bundled.Tasks,
-	mbpp.Name:    mbpp.Tasks,
+// Source describes a task set embedded in the binary.
+type Source struct {
+	// Name is the word that selects it in place of a task file.
+	Name string
+	// License is the licence of its tasks; Commit the upstream commit they
+	// were converted from; Origin where upstream they come from. The
+	// bundled set is this repository's own: its Commit and License say
+	// so.
+	License, Commit, Origin string
+	// Load parses its tasks.
+	Load func() ([]corpus.Task, error)
 }
 
+// ThisRepository is the commit and licence of the bundled set, written here.
+const ThisRepository = "this repository"
+
+// Sources are the embedded task sets, in the order `tasks sources` lists
+// them.
+func Sources() []Source {
+	return []Source{
+		{Name: bundled.Name, License: ThisRepository, Commit: ThisRepository, Origin: "corpus/bundled/src", Load: bundled.Tasks},
+		{Name: mbpp.Name, License: corpus.MBPPLicense, Commit: mbpp.Commit, Origin: corpus.MBPPOrigin, Load: mbpp.Tasks},
+		{Name: exercism.Name, License: exercism.License, Commit: exercism.Commit, Origin: exercism.Origin, Load: exercism.Tasks},
+	}
+}
+
+// builtin are the task sets embedded in the binary, by the word
+// that names them in place of a file.
+var builtin = func() map[string]func() ([]corpus.Task, error) {
+	m := map[string]func() ([]corpus.Task, error){}
+	for _, s := range Sources() {
+		m[s.Name] = s.Load
+	}
+	return m
+}()
+
 // Load loads tasks from a JSONL path, or an embedded set when spec
-// is "bundled" or "mbpp". Malformed lines are logged with file and line; unless
+// names one (Sources). Malformed lines are logged with file and line; unless
 // skipBadLines, a file with one is bad input (exit 2) naming the first.
 // A missing file, or a file with no valid task, is bad input too.
 func Load(spec string, skipBadLines bool) ([]corpus.Task, error) {
@@ -70,7 +103,7 @@ func SamePath(a, b string) bool {
 // malformed lines themselves.
 func LoadLines(spec string) ([]corpus.Task, []corpus.TaskLineError, error) {
 	if spec == "" {
-		return nil, nil, corpus.BadInput("--tasks is required: a JSONL file, %q or %q", bundled.Name, mbpp.Name)
+		return nil, nil, corpus.BadInput("--tasks is required: a JSONL file or an embedded set (%s)", strings.Join(Names(), ", "))
 	}
 	if load, ok := builtin[spec]; ok {
 		tasks, err := load()
@@ -81,6 +114,15 @@ func LoadLines(spec string) ([]corpus.Task, []corpus.TaskLineError, error) {
 		return nil, nil, &corpus.InputError{Err: err}
 	}
 	return tasks, bad, err
+}
+
+// Names are the names of the embedded task sets.
+func Names() []string {
+	var out []string
+	for _, s := range Sources() {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 // Builtin reports whether spec names an embedded task set.
