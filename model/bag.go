@@ -55,6 +55,17 @@ type InputSet struct {
 	// mean the same on any task set, and drops the vocabulary, which does
 	// not (docs/results.md, "Inputs without vocabulary").
 	NoWords bool `json:"no_words,omitempty"`
+	// NoLength: the parent program's raw length is not read (its feature
+	// is 0). Task sources differ in how long their programs are (one's
+	// references are three times another's), so a model that reads the
+	// length learns the source.
+	NoLength bool `json:"no_length,omitempty"`
+	// Siblings adds the relational features of BagSiblingDense (bag
+	// only): where the edit ranks among its parent's edits by the
+	// proposer's own score, by naturalness and by the suspiciousness of
+	// its line, and the parent's test counts. A rank means the same on any
+	// task source; a raw value's scale need not.
+	Siblings bool `json:"siblings,omitempty"`
 }
 
 // DefaultBagConfig is the embedded default's architecture.
@@ -90,6 +101,34 @@ var BagDense = []string{
 	"kind_change", "kind_usevar", "kind_remove", "kind_unparsed", "names_line",
 	"reverts_parent_edit", "same_line_as_parent_edit", "parent_edit_lm_delta",
 }
+
+// BagSiblingDense names the relational features InputSet.Siblings adds
+// after BagDense, in order. Ranks are fractions of the parent's other
+// edits that come before the edit (ties count half): 0 is the best of its
+// siblings, 1 the worst; 0.5 where the value is missing.
+var BagSiblingDense = []string{
+	"proposer_score", "proposer_score_given", "proposer_score_rank", "proposer_score_gap",
+	"lm_delta_rank", "susp_sibling_rank", "siblings",
+	"parent_tests_log", "parent_failing_log",
+}
+
+// Dense returns the names of the relational features a model of c reads,
+// in order: BagDense, then BagSiblingDense with InputSet.Siblings.
+func (c BagConfig) Dense() []string {
+	if c.Inputs.Siblings {
+		return append(append([]string(nil), BagDense...), BagSiblingDense...)
+	}
+	return BagDense
+}
+
+// denseIndex maps every relational feature's name to its position.
+var denseIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, n := range append(append([]string(nil), BagDense...), BagSiblingDense...) {
+		m[n] = i
+	}
+	return m
+}()
 
 // BagNet is the bag architecture as a Net. LM is the code n-gram model
 // (nil reads as an empty model: the naturalness features are then 0).
@@ -175,6 +214,9 @@ func (n *BagNet) EncodeWithLM(edges []priority.Edge, lm *NGram) (Encoded, error)
 	c := n.Config
 	par := &edges[0]
 	enc := Encoded{Features: par.Features()}
+	if c.Inputs.NoLength {
+		enc.Features[3] = 0
+	}
 	if !c.Inputs.NoParentText && !c.Inputs.NoWords {
 		enc.Prefix = n.wordIDs(enc.Prefix, fieldFeedback, par.Feedback, c.MaxParentIDs/2)
 		enc.Prefix = n.wordIDs(enc.Prefix, fieldDiagnosis, par.Diagnosis, c.MaxParentIDs)
@@ -193,7 +235,78 @@ func (n *BagNet) EncodeWithLM(edges []priority.Edge, lm *NGram) (Encoded, error)
 		enc.Dense = append(enc.Dense, dense)
 		enc.B = append(enc.B, edges[i].Remaining)
 	}
+	if c.Inputs.Siblings {
+		siblingFeatures(edges, enc.Dense)
+	}
 	return enc, nil
+}
+
+// siblingFeatures sets each edit's BagSiblingDense features from its
+// parent's edits (edges, one group) and their base features (dense).
+func siblingFeatures(edges []priority.Edge, dense [][]float32) {
+	n := len(edges)
+	scores := make([]float64, n)
+	given := make([]bool, n)
+	best := math.Inf(-1)
+	for i := range edges {
+		if s := edges[i].ProposerScore; s != nil && !math.IsNaN(*s) && !math.IsInf(*s, 0) {
+			scores[i], given[i] = clamp(*s, -50, 0), true
+			best = math.Max(best, scores[i])
+		}
+	}
+	lm := make([]float64, n)
+	susp := make([]float64, n)
+	for i, d := range dense {
+		lm[i] = float64(d[denseIndex["lm_delta"]])
+		susp[i] = -float64(d[denseIndex["susp_rank"]]) // a lower suspicion rank is better
+	}
+	all := make([]bool, n)
+	for i := range all {
+		all[i] = true
+	}
+	par := &edges[0]
+	failing := math.Round(par.FailedFrac * float64(par.Tests))
+	for i := range edges {
+		d := denseFeatures(dense[i])
+		if given[i] {
+			d.set("proposer_score", scores[i])
+			d.set("proposer_score_given", 1)
+			d.set("proposer_score_gap", scores[i]-best)
+		}
+		d.set("proposer_score_rank", siblingRank(scores, given, i))
+		d.set("lm_delta_rank", siblingRank(lm, all, i))
+		d.set("susp_sibling_rank", siblingRank(susp, all, i))
+		d.set("siblings", float64(n))
+		d.set("parent_tests_log", math.Log1p(float64(max(par.Tests, 0))))
+		d.set("parent_failing_log", math.Log1p(failing))
+	}
+}
+
+// siblingRank is the fraction of the other edits with a value (ok) that
+// beat x[i] (higher is better), ties counting half: 0 is the best, 1 the
+// worst, 0.5 when i has no value or no other edit has one.
+func siblingRank(x []float64, ok []bool, i int) float64 {
+	if !ok[i] {
+		return 0.5
+	}
+	var ahead float64
+	others := 0
+	for j := range x {
+		if j == i || !ok[j] {
+			continue
+		}
+		others++
+		switch {
+		case x[j] > x[i]:
+			ahead++
+		case x[j] == x[i]:
+			ahead += 0.5
+		}
+	}
+	if others == 0 {
+		return 0.5
+	}
+	return ahead / float64(others)
 }
 
 // editContext is what the edits of one parent are related to.
@@ -246,7 +359,7 @@ func newEditContext(par *priority.Edge, in InputSet) *editContext {
 
 // encodeEdit returns one edit's feature ids and relational features.
 func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float32) {
-	d := denseFeatures(make([]float32, len(BagDense)))
+	d := denseFeatures(make([]float32, len(n.Config.Dense())))
 	if ec.inputs.NoEditText {
 		return nil, d
 	}
@@ -309,18 +422,21 @@ func (n *BagNet) editIDs(p parsedEdit, removed, added []string, text string) []i
 // denseFeatures are an edit's relational features, indexed as BagDense.
 type denseFeatures []float32
 
-// set sets the feature named name to v (0 for NaN or ±Inf).
+// set sets the feature named name to v (0 for NaN or ±Inf); a feature
+// beyond the model's set (a sibling feature of a model without them) is
+// not kept.
 func (d denseFeatures) set(name string, v float64) {
-	for i, nm := range BagDense {
-		if nm == name {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				v = 0
-			}
-			d[i] = float32(v)
-			return
-		}
+	i, ok := denseIndex[name]
+	if !ok {
+		panic("bag: unknown dense feature " + name) // a programming error, caught by tests
 	}
-	panic("bag: unknown dense feature " + name) // a programming error, caught by tests
+	if i >= len(d) {
+		return
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		v = 0
+	}
+	d[i] = float32(v)
 }
 
 // kind sets the one-hot kind of the edit.
@@ -511,7 +627,7 @@ func (n *BagNet) Batches(groups []Encoded, maxRows int) ([]Batch, error) {
 		}
 		rows := rowsBucket(len(gs), maxRows)
 		lp, le = idBucket(lp), idBucket(le)
-		nd := len(BagDense)
+		nd := len(n.Config.Dense())
 		pIDs := make([]int32, rows*lp)
 		pW := make([]float32, rows*lp)
 		eIDs := make([]int32, rows*k*le)
@@ -592,7 +708,7 @@ func (n *BagNet) Logits(mctx *mlctx.Context, in []*Node) *Node {
 	le := eIDs.Shape().Dimensions[2]
 	ee := Gather(emb, Reshape(eIDs, r*k, le, 1))                                 // [R·K, Le, E]
 	ev := Reshape(ReduceSum(Mul(ee, Reshape(eW, r*k, le, 1)), 1), r, k, c.Embed) // [R, K, E]
-	nd := len(BagDense)
+	nd := len(c.Dense())
 	mean := statParam(bag, g, "dense_mean", dtypes.Float32, zerosInit, nd)
 	std := statParam(bag, g, "dense_std", dtypes.Float32, onesInit, nd)
 	d := Div(Sub(dense, Reshape(mean, 1, 1, nd)), Reshape(std, 1, 1, nd)) // [R, K, nd]
@@ -608,14 +724,16 @@ func (n *BagNet) Logits(mctx *mlctx.Context, in []*Node) *Node {
 // dense3 is dense for [R, K, in] inputs.
 func dense3(mctx *mlctx.Context, x *Node, out int) *Node { return dense(mctx, x, out) }
 
-// SetDenseStats stores the mean and std of the relational features.
-func SetDenseStats(mctx *mlctx.Context, mean, std []float32) error {
-	if len(mean) != len(BagDense) || len(std) != len(BagDense) {
-		return fmt.Errorf("bag: %d/%d dense statistics, want %d", len(mean), len(std), len(BagDense))
+// SetDenseStats stores the mean and std of the relational features of a
+// model of c.
+func SetDenseStats(mctx *mlctx.Context, c BagConfig, mean, std []float32) error {
+	names := c.Dense()
+	if len(mean) != len(names) || len(std) != len(names) {
+		return fmt.Errorf("bag: %d/%d dense statistics, want %d", len(mean), len(std), len(names))
 	}
 	for i, s := range std {
 		if !(s > 0) || math.IsInf(float64(s), 0) || math.IsNaN(float64(mean[i])) {
-			return fmt.Errorf("bag: dense feature %s: mean %g, std %g", BagDense[i], mean[i], s)
+			return fmt.Errorf("bag: dense feature %s: mean %g, std %g", names[i], mean[i], s)
 		}
 	}
 	if err := SetVariable(mctx, BagScope+".dense_mean", tensors.FromFlatDataAndDimensions(append([]float32(nil), mean...), len(mean)), false); err != nil {

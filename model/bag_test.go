@@ -2,6 +2,8 @@ package model
 
 import (
 	"context"
+	"math"
+	"slices"
 	"testing"
 
 	"triage/model/priority"
@@ -91,6 +93,76 @@ func TestBagNoWords(t *testing.T) {
 	for j := range a.Features {
 		if a.Features[j] != b.Features[j] {
 			t.Errorf("parent feature %d: %v with words, %v without", j, a.Features[j], b.Features[j])
+		}
+	}
+}
+
+// TestBagSiblingFeatures: with Siblings each edit reads where it ranks
+// among its parent's edits (the proposer's score, naturalness, the
+// suspicion of its line) and the parent's test counts; without, the
+// relational features are BagDense's alone. NoLength drops the length.
+func TestBagSiblingFeatures(t *testing.T) {
+	lm, _ := NewNGram(3, 12)
+	lm.Fit("def f(a, b):\n    return a + b\n", map[string]bool{})
+	cfg := DefaultBagConfig()
+	cfg.Inputs.Siblings, cfg.Inputs.NoLength = true, true
+	b, err := NewBag(cfg, 5, 16, lm, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := bagEdges()
+	hi, lo := -0.5, -2.5
+	edges[0].ProposerScore, edges[1].ProposerScore = &hi, &lo // the third has none
+	for i := range edges {
+		edges[i].Tests, edges[i].FailedFrac = 6, 0.5
+	}
+	enc, err := b.Net.Encode(edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := cfg.Dense()
+	get := func(edit int, name string) float32 { return enc.Dense[edit][slices.Index(names, name)] }
+	for _, c := range []struct {
+		edit int
+		name string
+		want float32
+	}{
+		{0, "proposer_score", -0.5}, {0, "proposer_score_given", 1}, {0, "proposer_score_rank", 0}, {0, "proposer_score_gap", 0},
+		{1, "proposer_score", -2.5}, {1, "proposer_score_rank", 1}, {1, "proposer_score_gap", -2},
+		{2, "proposer_score", 0}, {2, "proposer_score_given", 0}, {2, "proposer_score_rank", 0.5},
+		{0, "siblings", 3}, {0, "parent_tests_log", float32(math.Log1p(6))}, {2, "parent_failing_log", float32(math.Log1p(3))},
+		// Line 3 is the diagnosis's suspect: edits 0 and 2 tie ahead of edit 1.
+		{0, "susp_sibling_rank", 0.25}, {1, "susp_sibling_rank", 1}, {2, "susp_sibling_rank", 0.25},
+	} {
+		if got := get(c.edit, c.name); math.Abs(float64(got-c.want)) > 1e-6 {
+			t.Errorf("edit %d %s = %v, want %v", c.edit, c.name, got, c.want)
+		}
+	}
+	// The naturalness rank orders the edits as lm_delta does.
+	for i := range edges {
+		for j := range edges {
+			if get(i, "lm_delta") > get(j, "lm_delta") && !(get(i, "lm_delta_rank") < get(j, "lm_delta_rank")) {
+				t.Errorf("edit %d is more natural than %d but ranks %v against %v", i, j, get(i, "lm_delta_rank"), get(j, "lm_delta_rank"))
+			}
+		}
+	}
+	if enc.Features[3] != 0 {
+		t.Errorf("NoLength: length feature %v", enc.Features[3])
+	}
+	plain, err := NewBag(DefaultBagConfig(), 5, 16, lm, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	penc, err := plain.Net.Encode(edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(penc.Dense[0]) != len(BagDense) || penc.Features[3] == 0 {
+		t.Errorf("without the options: %d relational features, length %v", len(penc.Dense[0]), penc.Features[3])
+	}
+	for j := range BagDense {
+		if penc.Dense[0][j] != enc.Dense[0][j] {
+			t.Errorf("%s differs with the sibling features on: %v, %v", BagDense[j], penc.Dense[0][j], enc.Dense[0][j])
 		}
 	}
 }

@@ -28,7 +28,7 @@ type bagForward struct {
 // newBagForward copies n's variables out of mctx, checking every shape.
 func newBagForward(n *BagNet, mctx *mlctx.Context) (*bagForward, error) {
 	c := n.Config
-	nd := len(BagDense)
+	nd := len(c.Dense())
 	f := &bagForward{embed: c.Embed, hidden: c.Hidden, headHidden: n.HeadHidden, bins: n.Bins}
 	in := 3*c.Embed + nd
 	for _, v := range []struct {
@@ -139,7 +139,7 @@ func standardize(dst, x, mean, std []float32) {
 
 // logits returns the logits [bins] of every edit of the encoded group g.
 func (f *bagForward) logits(g *Encoded) ([][]float32, error) {
-	nd := len(BagDense)
+	nd := len(f.denseMean)
 	e := f.embed
 	z := make([]float32, 3*e+nd)
 	pv, ev, prod := z[:e], z[e:2*e], z[2*e:3*e]

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -14,18 +15,27 @@ import (
 // dense values far outside the statistics (clipped) and one group more
 // than a graph batch holds.
 func TestBagForwardMatchesGraph(t *testing.T) {
+	for _, siblings := range []bool{false, true} {
+		t.Run(fmt.Sprintf("siblings=%v", siblings), func(t *testing.T) { testBagForwardMatchesGraph(t, siblings) })
+	}
+}
+
+func testBagForwardMatchesGraph(t *testing.T, siblings bool) {
 	lm, _ := NewNGram(3, 12)
 	lm.Fit("def f(a, b):\n    return a + b\n", map[string]bool{})
-	b, err := NewBag(DefaultBagConfig(), 5, 16, lm, 7)
+	cfg := DefaultBagConfig()
+	cfg.Inputs.Siblings = siblings
+	b, err := NewBag(cfg, 5, 16, lm, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mean := make([]float32, len(BagDense))
-	std := make([]float32, len(BagDense))
+	nd := len(cfg.Dense())
+	mean := make([]float32, nd)
+	std := make([]float32, nd)
 	for i := range mean {
 		mean[i], std[i] = float32(i)*0.1-1, 0.5+float32(i%3)
 	}
-	if err := SetDenseStats(b.Ctx, mean, std); err != nil {
+	if err := SetDenseStats(b.Ctx, cfg, mean, std); err != nil {
 		t.Fatal(err)
 	}
 	if err := SetFeatureStats(b.Ctx, [NumFeatures]float32{0.2, 0.6, 0.8, 0.7}, [NumFeatures]float32{0.2, 0.2, 0.2, 0.1}); err != nil {

@@ -444,7 +444,7 @@ func loadBag(dir string, meta Meta) (*Bundle, error) {
 	}
 	b.Meta = meta
 	f := dtypes.Float32
-	nd := len(BagDense)
+	nd := len(cfg.Dense())
 	want := headSpecs(cfg.Hidden, meta.HeadHidden, meta.Bins)
 	want[BagScope+".embed.weight"] = tensorSpec{[]int{cfg.Buckets, cfg.Embed}, f}
 	want[BagScope+".dense_mean"] = tensorSpec{[]int{nd}, f}

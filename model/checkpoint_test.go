@@ -27,7 +27,7 @@ func savedBag(t *testing.T) (string, *Bundle) {
 	for i := range std {
 		std[i] = 1
 	}
-	if err := SetDenseStats(b.Ctx, make([]float32, len(BagDense)), std); err != nil {
+	if err := SetDenseStats(b.Ctx, cfg, make([]float32, len(BagDense)), std); err != nil {
 		t.Fatal(err)
 	}
 	// Create the remaining variables by scoring once.

@@ -56,6 +56,9 @@ func (n *Qwen3Net) Encode(edges []priority.Edge) (Encoded, error) {
 		par.Feedback, par.Diagnosis = "", ""
 	}
 	enc := Encoded{Prefix: SerializeParent(n.Tok, lim, &par), Features: edges[0].Features()}
+	if n.Inputs.NoLength {
+		enc.Features[3] = 0
+	}
 	for i := range edges {
 		edit := edges[i].Edit
 		if n.Inputs.NoEditText {

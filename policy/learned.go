@@ -121,7 +121,7 @@ func Input(t *corpus.Tree, e corpus.EdgeID) priority.Edge {
 		Feedback: par.Exec.Feedback, Diagnosis: par.Diagnosis, Edit: edge.Edit.Text, Program: par.Program, ParentEdit: prev,
 		PassRate: par.Exec.PassRate, FailedFrac: par.Exec.FailedFrac,
 		Depth: par.Depth, MaxDepth: d, ProgramLen: len(par.Program),
-		Remaining: d - par.Depth,
+		Remaining: d - par.Depth, Tests: len(par.Exec.Tests), ProposerScore: edge.Edit.Score,
 	}
 }
 

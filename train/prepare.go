@@ -116,7 +116,7 @@ func prepare(ctx context.Context, src Source, lm *model.NGram, bag *model.BagNet
 	if bag == nil {
 		return st, nil
 	}
-	dense := newMoments(len(model.BagDense))
+	dense := newMoments(len(bag.Config.Dense()))
 	n := 0
 	err = src.Trees(ctx, func(t *corpus.Tree) error {
 		if n >= sample {

@@ -47,6 +47,13 @@ type Edge struct {
 	// Program is set, len(Program) is used.
 	ProgramLen int `json:"program_len,omitempty"`
 	Remaining  int `json:"remaining"`
+	// Tests is how many tests the parent ran (0: not told), so a pass
+	// rate reads with its grain: 2 of 3 is not 20 of 30.
+	Tests int `json:"tests,omitempty"`
+	// ProposerScore is the proposer's own confidence in the edit, a
+	// log-probability on its own scale (corpus.ProposedEdit.Score); nil
+	// when it gave none. Models compare it among the parent's edits.
+	ProposerScore *float64 `json:"proposer_score,omitempty"`
 }
 
 // Validate checks the numeric fields: rates in [0, 1], 0 ≤ Depth < MaxDepth,
@@ -69,6 +76,12 @@ func (e *Edge) Validate() error {
 	}
 	if e.ProgramLen < 0 {
 		return fmt.Errorf("program_len %d is negative", e.ProgramLen)
+	}
+	if e.Tests < 0 {
+		return fmt.Errorf("tests %d is negative", e.Tests)
+	}
+	if e.ProposerScore != nil && (math.IsNaN(*e.ProposerScore) || math.IsInf(*e.ProposerScore, 0)) {
+		return fmt.Errorf("proposer_score %v is not finite", *e.ProposerScore)
 	}
 	return nil
 }
