@@ -85,3 +85,55 @@ func TestSurvivalLossFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestSiblingRankLoss: on one parent with three edits (solved in 1, solved
+// in 2, never), the term is lower when the model's probability of a
+// solve within b orders the edits as their labels do than when it reverses
+// them; it matches softplus over the three ordered pairs computed by hand;
+// padding slots get exactly zero gradient.
+func TestSiblingRankLoss(t *testing.T) {
+	const k, bins = 4, 4 // D = 3; b = 3 for every edit
+	exec, err := NewExec(testBackend(t), func(l, tt, bb, m *Node) (*Node, *Node) {
+		loss := SiblingRankLoss(l, tt, bb, m)
+		return loss, Gradient(loss, l)[0]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(ps [3][bins]float64) (float32, []float32) {
+		logits := make([]float32, k*bins)
+		for i, p := range ps {
+			for j, v := range p {
+				logits[i*bins+j] = float32(math.Log(v))
+			}
+		}
+		for j := range bins { // the padding slot: absurd logits
+			logits[3*bins+j] = 1e4 * float32(j%2)
+		}
+		outs, err := exec.Exec(tensors.FromFlatDataAndDimensions(logits, 1, k, bins),
+			tensors.FromFlatDataAndDimensions([]int32{1, 2, 0, 5}, 1, k), tensors.FromFlatDataAndDimensions([]int32{3, 3, 3, 0}, 1, k),
+			tensors.FromFlatDataAndDimensions([]float32{1, 1, 1, 0}, 1, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tensors.MustCopyFlatData[float32](outs[0])[0], tensors.MustCopyFlatData[float32](outs[1])
+	}
+	good := [3][bins]float64{{0.7, 0.1, 0.1, 0.1}, {0.2, 0.3, 0.1, 0.4}, {0.05, 0.05, 0.1, 0.8}}
+	bad := [3][bins]float64{good[2], good[1], good[0]}
+	lg, grad := run(good)
+	lb, _ := run(bad)
+	if !(lg < lb) {
+		t.Errorf("ordered %v, reversed %v: want the ordered model's term lower", lg, lb)
+	}
+	z := func(p [bins]float64) float64 { return math.Log(p[0] + p[1] + p[2]) } // P(t ≤ 3)
+	sp := func(x float64) float64 { return math.Log1p(math.Exp(x)) }
+	want := (sp(z(good[1])-z(good[0])) + sp(z(good[2])-z(good[0])) + sp(z(good[2])-z(good[1]))) / 3
+	if math.Abs(float64(lg)-want) > 1e-5 {
+		t.Errorf("term %v, by hand %v", lg, want)
+	}
+	for j := 3 * bins; j < len(grad); j++ {
+		if grad[j] != 0 {
+			t.Fatalf("padding gradient[%d] = %g", j, grad[j])
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -78,6 +79,9 @@ type Options struct {
 	HeadHidden int `json:"head_hidden"`
 	// MaxDepth is D (the corpus's depth limit); bins are D+1.
 	MaxDepth int `json:"max_depth"`
+	// RankWeight adds RankWeight × SiblingRankLoss to the survival loss
+	// (0: the survival loss alone, as the paper trains).
+	RankWeight float64 `json:"rank_weight,omitempty"`
 }
 
 // DefaultOptions are the options of the embedded default (--arch small).
@@ -148,6 +152,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("weight decay %g and clip norm %g must be ≥ 0", o.WeightDecay, o.ClipNorm)
 	case o.ValEvery < 0 || o.Shuffle < 0:
 		return fmt.Errorf("val-every %d and shuffle %d must be ≥ 0", o.ValEvery, o.Shuffle)
+	case o.RankWeight < 0 || math.IsNaN(o.RankWeight) || o.RankWeight > 100:
+		return fmt.Errorf("rank weight %v outside [0, 100]", o.RankWeight)
 	case o.MaxDepth < 1 || o.MaxDepth > 64:
 		return fmt.Errorf("max depth %d outside [1, 64]", o.MaxDepth)
 	case o.DType != "f32" && o.DType != "bf16":
@@ -372,7 +378,14 @@ func newLoop(ctx context.Context, o Options, env Env, resumed *state, start time
 	net := l.b.Net
 	l.trainer = gtrain.NewTrainer(env.Backend, l.b.Ctx,
 		func(c *mlctx.Context, _ any, in []*Node) []*Node { return []*Node{net.Logits(c, in)} },
-		func(labels, preds []*Node) *Node { return SurvivalLoss(preds[0], labels[0], labels[1], labels[2]) },
+		func(labels, preds []*Node) *Node {
+			loss := SurvivalLoss(preds[0], labels[0], labels[1], labels[2])
+			if o.RankWeight > 0 {
+				rank := SiblingRankLoss(preds[0], labels[0], labels[1], labels[2])
+				loss = Add(loss, MulScalar(rank, o.RankWeight))
+			}
+			return loss
+		},
 		opt, nil, nil)
 	if o.Accum > 1 {
 		if err := l.trainer.AccumulateGradients(o.Accum); err != nil {

@@ -151,9 +151,28 @@ func TestStreamOrder(t *testing.T) {
 // finds fixes faster than breadth-first search on held-out trees, and
 // faster than before training.
 func TestTrainLearnsSignal(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Options)
+	}{
+		{"survival", func(*Options) {}},
+		// The inputs that mean the same on every source and the ranking
+		// term over siblings: the signal is still learned.
+		{"siblings, no length, rank term", func(o *Options) {
+			o.Inputs.Siblings, o.Inputs.NoLength, o.RankWeight = true, true, 0.5
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := tinyOptions()
+			c.set(&o)
+			testTrainLearnsSignal(t, o)
+		})
+	}
+}
+
+func testTrainLearnsSignal(t *testing.T, o Options) {
 	trees := synthTrees(48, 16, 3, 3, 4)
 	out := t.TempDir()
-	o := tinyOptions()
 	run, err := Train(context.Background(), o, tinyEnv(t, trees, out))
 	if err != nil {
 		t.Fatal(err)
