@@ -123,7 +123,7 @@ type TimeLimits struct {
 // Defaults of TimeLimits on the CPU clock. The program's import and the
 // test bodies of a bundled task's reference take a few milliseconds of CPU;
 // pytest's collection and reports of the same run take ten to thirty times
-// that (docs/results.md, "Sandbox: CPU-time limits and cost"). So the
+// that (measured 2026-12-01; docs/results.md's git history). So the
 // program gets ten times its own CPU and the harness six times its own, at
 // least 300 ms. The honest paths that cost pytest more than the
 // reference's run must fit: a run whose every test fails with a traceback
@@ -148,7 +148,7 @@ const (
 	// floor rules for most tasks and leaves an honest program tens of times
 	// its reference's need, however loaded the machine, while a loop ends
 	// after the floor instead of after pytest's allowance too (300 ms and
-	// more): docs/results.md, "A budget for the program's own code".
+	// more): docs/results.md, "CPU-time limits".
 	DefaultProgramFloor = 150 * time.Millisecond
 	// DefaultProgramHarnessFactor scales the program's floor to the
 	// machine: at most DefaultProgramFloor, and otherwise four times the
@@ -159,8 +159,7 @@ const (
 	// run time. There, the costliest honest programs used 0.40 and 0.52 of
 	// this budget (1,354 programs of bundled shard 3/28, 3,653 of 64 MBPP
 	// tasks, every test failing included; pytest's explanation of a failing
-	// assert is not the program's): docs/results.md, "A program budget that
-	// follows the machine".
+	// assert is not the program's): docs/results.md, "CPU-time limits".
 	DefaultProgramHarnessFactor = 4
 )
 

@@ -53,7 +53,8 @@ type InputSet struct {
 	// edit relates to the program, the failures and the diagnosis: names
 	// in the failing output, the suspected line, naturalness, sizes), which
 	// mean the same on any task set, and drops the vocabulary, which does
-	// not (docs/results.md, "Inputs without vocabulary").
+	// not (docs/results.md, "Generalization: leave one source out", the
+	// no-words rows).
 	NoWords bool `json:"no_words,omitempty"`
 	// NoLength: the parent program's raw length is not read (its feature
 	// is 0). Task sources differ in how long their programs are (one's

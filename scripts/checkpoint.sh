@@ -10,8 +10,8 @@
 #      E[T] on their val splits and recording (never using) the test splits' E[T]; it reads the
 #      parent's numbers only (pass rate, failed fraction, depth, program length, budget left:
 #      --no-program --no-edit-text --no-parent-text), the inputs that transferred across task
-#      sources under the cross-dataset judge (docs/results.md, "Inputs that transfer");
-#      CKPT_TRAIN_FLAGS replaces those flags (CKPT_TRAIN_FLAGS= reads every input),
+#      sources under the cross-dataset judge (docs/results.md, "Generalization: leave one source
+#      out"); CKPT_TRAIN_FLAGS replaces those flags (CKPT_TRAIN_FLAGS= reads every input),
 #   3. tune REx's and UCT's constants on the same val splits (baselines.json, used by make demo),
 #   4. copy the checkpoint into checkpoints/default/ (rebuild the binary to embed it).
 # The checkpoint records the commit of BIN, every option and the corpora's manifest hashes.

@@ -5,7 +5,7 @@
 # interpreter's own) and with the C library's fork (none of them), then
 # with each handler run by hand. 30 children a row; prints the mean CPU and
 # the median faults. (A fork server on the C fork was tried and dropped:
-# docs/results.md, "A failing test's text written by the direct runner".)
+# docs/results.md, "Where a run's CPU goes".)
 #
 #   /usr/bin/python3 scripts/fork-handlers.py
 import ctypes
