@@ -90,7 +90,7 @@ var badInputs = []badInputCase{
 	{"tasks inject --tasks {bad-lines} --out {bad-lines} --skip-bad-lines", exitUsage, "is the --tasks file"},
 	{"tasks inject --tasks {tasks} --out {out} --roots 0", exitUsage, "--roots must be ≥ 1"},
 	{"tasks inject --tasks {tasks} --out {out} --workers -1", exitUsage, "--workers -1"},
-	{"tasks convert --in {tasks} --out {out}", exitUsage, `--from "": want "mbpp"`},
+	{"tasks convert --in {tasks} --out {out}", exitUsage, `--from "": want "mbpp", "exercism" or "thealgorithms"`},
 	{"tasks convert --from mbpp --out {out}", exitUsage, "--in and --out are required"},
 	{"tasks convert --from mbpp --in {missing} --out {out}", exitUsage, "no such file"},
 	{"tasks convert --from mbpp --in {tasks} --out {tasks}", exitUsage, "is the --in file"},

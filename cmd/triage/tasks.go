@@ -31,7 +31,7 @@ func newTasksConvertCmd() *cobra.Command {
 	var sbLimits sandbox.LimitsPolicy
 	c := &cobra.Command{
 		Use:   "convert",
-		Short: "Convert a public task set (MBPP, Exercism) into the task format, keeping what the sandbox confirms",
+		Short: "Convert a public task set (MBPP, Exercism, TheAlgorithms) into the task format, keeping what the sandbox confirms",
 		Long: `convert reads a public task set and writes a task file, keeping the tasks
 that pass the checks 'tasks validate' runs; a task that fails them is left
 out and listed with the reason. docs/tasks.md says where each set comes from
@@ -50,23 +50,31 @@ per practice exercise (id exercism_<slug>): .meta/example.py the reference,
 the unittest file the tests with its import of the exercise module
 rewritten to solution, the instructions the question.
 
-For exercism the commit is read from --in's .git, or given
+--from thealgorithms: --in is a checkout of github.com/TheAlgorithms/Python.
+One task per module-level function with doctests (id
+thealgorithms_<path>_<function>): the function with what it needs of its
+module, each doctest example a pytest test comparing the value; functions
+that need I/O, randomness or packages outside Python's standard library are
+left out.
+
+For exercism and thealgorithms the commit is read from --in's .git, or given
 with --commit; every task records it in its origin, with license MIT, the
 split by the hash of its id, and the source. A task whose reference takes
 more than --slow-factor times the median is left out as slow. --report
 writes the report (JSON) with every unit left out.`,
 		Example: `  triage tasks convert --from mbpp --in mbpp.jsonl --out corpus/mbpp/tasks.jsonl
-  triage tasks convert --from exercism --in exercism-python --out corpus/exercism/tasks.jsonl --report out/exercism-report.json`,
+  triage tasks convert --from exercism --in exercism-python --out corpus/exercism/tasks.jsonl --report out/exercism-report.json
+  triage tasks convert --from thealgorithms --in algorithms --commit f5988cc09713315817df6a7e327e258013a94440 --out corpus/thealgorithms/tasks.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
-			case from != corpus.MBPPSource && from != convert.ExercismSource:
-				return badInput("--from %q: want %q or %q", from, corpus.MBPPSource, convert.ExercismSource)
+			case from != corpus.MBPPSource && from != convert.ExercismSource && from != convert.TheAlgorithmsSource:
+				return badInput("--from %q: want %q, %q or %q", from, corpus.MBPPSource, convert.ExercismSource, convert.TheAlgorithmsSource)
 			case in == "" || out == "":
 				return badInput("--in and --out are required")
 			case taskset.SamePath(in, out):
 				return badInput("--out %s is the --in file", out)
 			case from == corpus.MBPPSource && (commit != "" || report != ""):
-				return badInput("--commit and --report are for exercism")
+				return badInput("--commit and --report are for exercism and thealgorithms")
 			case slowFactor < 1:
 				return badInput("--slow-factor %v: want ≥ 1", slowFactor)
 			}
@@ -88,6 +96,9 @@ writes the report (JSON) with every unit left out.`,
 			o := convert.Options{Commit: commit, Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), SlowFactor: slowFactor,
 				Python: pool.Options().Python, Progress: checkProgress}
 			conv := convert.ConvertExercism
+			if from == convert.TheAlgorithmsSource {
+				conv = convert.ConvertTheAlgorithms
+			}
 			start := time.Now()
 			tasks, rep, err := conv(cmd.Context(), corpus.NewCachedExecutor(pool), in, o)
 			if err != nil {
@@ -105,12 +116,12 @@ writes the report (JSON) with every unit left out.`,
 			return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
 		},
 	}
-	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp" or "exercism"`)
-	c.Flags().StringVar(&in, "in", "", "the task set: mbpp.jsonl, or the folder of a checkout (exercism)")
+	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp", "exercism" or "thealgorithms"`)
+	c.Flags().StringVar(&in, "in", "", "the task set: mbpp.jsonl, or the folder of a checkout (exercism, thealgorithms)")
 	c.Flags().StringVar(&out, "out", "", "output task file (JSONL)")
-	c.Flags().StringVar(&commit, "commit", "", "the checkout's commit, when --in has no .git (exercism)")
-	c.Flags().StringVar(&report, "report", "", "also write the report, with every unit left out, to this JSON file (exercism)")
-	c.Flags().Float64Var(&slowFactor, "slow-factor", convert.DefaultSlowFactor, "leave out a task whose reference takes more than this many times the median (exercism)")
+	c.Flags().StringVar(&commit, "commit", "", "the checkout's commit, when --in has no .git (exercism, thealgorithms)")
+	c.Flags().StringVar(&report, "report", "", "also write the report, with every unit left out, to this JSON file (exercism, thealgorithms)")
+	c.Flags().Float64Var(&slowFactor, "slow-factor", convert.DefaultSlowFactor, "leave out a task whose reference takes more than this many times the median (exercism, thealgorithms)")
 	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+corpus.WorkersZero)
 	addSandboxLimitsFlag(c, &sbLimits)
 	return c

@@ -20,6 +20,7 @@ import (
 	"triage/corpus/bundled"
 	"triage/corpus/exercism"
 	"triage/corpus/mbpp"
+	"triage/corpus/thealgorithms"
 )
 
 // Source describes a task set embedded in the binary.
@@ -45,6 +46,7 @@ func Sources() []Source {
 		{Name: bundled.Name, License: ThisRepository, Commit: ThisRepository, Origin: "corpus/bundled/src", Load: bundled.Tasks},
 		{Name: mbpp.Name, License: corpus.MBPPLicense, Commit: mbpp.Commit, Origin: corpus.MBPPOrigin, Load: mbpp.Tasks},
 		{Name: exercism.Name, License: exercism.License, Commit: exercism.Commit, Origin: exercism.Origin, Load: exercism.Tasks},
+		{Name: thealgorithms.Name, License: thealgorithms.License, Commit: thealgorithms.Commit, Origin: thealgorithms.Origin, Load: thealgorithms.Tasks},
 	}
 }
 

@@ -28,6 +28,7 @@ func TestLoad(t *testing.T) {
 		{"no spec", "", false, -1},
 		{"bundled", "bundled", false, 139},
 		{"exercism", "exercism", false, -2},
+		{"thealgorithms", "thealgorithms", false, -2},
 		{"missing file", filepath.Join(dir, "none.jsonl"), false, -1},
 		{"good file", write("good.jsonl", good+"\n"), false, 1},
 		{"malformed line refused", withBad, false, -1},
@@ -49,7 +50,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestBuiltinAndSamePath(t *testing.T) {
-	for _, name := range []string{"bundled", "mbpp", "exercism"} {
+	for _, name := range []string{"bundled", "mbpp", "exercism", "thealgorithms"} {
 		if !Builtin(name) {
 			t.Errorf("Builtin(%q) = false", name)
 		}
@@ -75,7 +76,7 @@ func TestBuiltinAndSamePath(t *testing.T) {
 // and says its licence, commit and origin; Load and Builtin agree.
 func TestSources(t *testing.T) {
 	srcs := Sources()
-	if len(srcs) < 3 {
+	if len(srcs) < 4 {
 		t.Fatalf("%d sources", len(srcs))
 	}
 	for _, s := range srcs {
