@@ -1,7 +1,7 @@
 // Package checkpoints holds the embedded default checkpoint: the CPU
-// priority model (--arch small) trained by `make checkpoint` on the bundled
-// corpus's train split with a fixed seed. Commands use it whenever
-// --checkpoint is omitted.
+// priority model (the small architecture) trained by `make checkpoint` on
+// the bundled corpus's train split with a fixed seed. Commands use it
+// unless they are given another checkpoint.
 //
 // Imports: nothing of triage.
 package checkpoints
@@ -23,7 +23,7 @@ import (
 var defaultFS embed.FS
 
 // ErrNoDefault is returned when this build embeds no default checkpoint.
-var ErrNoDefault = errors.New("this build embeds no default checkpoint (run `make checkpoint`, or pass --checkpoint)")
+var ErrNoDefault = errors.New("this build embeds no default checkpoint (run `make checkpoint`)")
 
 // DefaultPath returns a folder holding the embedded default checkpoint,
 // writing it once per content under the user's cache folder (or the

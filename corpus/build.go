@@ -89,22 +89,22 @@ type BuildOptions struct {
 	hook   func(event string, s int) // test hook: "tmp", "renamed", "manifest"
 }
 
-// Validate checks o as the flags of `corpus build` filled it (Out, the
-// counts, Workers, the proposer's name) and resolves Workers (0: one per
-// CPU). A bad value is bad input (an InputError) naming its flag.
+// Validate checks o as a caller filled it (Out, the counts, Workers, the
+// proposer's name) and resolves Workers (0: one per CPU). A bad value is
+// bad input naming its field (Invalid).
 func (o *BuildOptions) Validate() error {
 	if o.Out == "" {
-		return BadInput("--out is required")
+		return Invalid("{Out} is required")
 	}
 	if o.Config.K < 1 || o.Config.D < 1 || o.Roots < 1 || o.TasksPerShard < 1 || o.ReferenceRuns < 1 {
-		return BadInput("--k, --depth, --roots, --tasks-per-shard and --reference-runs must be ≥ 1")
+		return Invalid("{Config.K}, {Config.D}, {Roots}, {TasksPerShard} and {ReferenceRuns} must be ≥ 1")
 	}
 	var err error
 	if o.Workers, err = Workers(o.Workers); err != nil {
 		return err
 	}
 	if p := o.Config.ProposerName; p != "mutate" && p != "openai" {
-		return BadInput("--proposer %q: want mutate or openai", p)
+		return Invalid("{Config.ProposerName} %q: want mutate or openai", p)
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func openBuild(opts BuildOptions, settings BuildSettings, numTasks int, mpath st
 	var before *Breakdown
 	if old, err := ReadManifest(mpath); err == nil {
 		if !opts.Resume {
-			return nil, nil, nil, fmt.Errorf("%s: %w (use --resume, or a new folder)", mpath, ErrOutputExists)
+			return nil, nil, nil, FieldErrorf("%s: %w (use {Resume}, or a new folder)", mpath, ErrOutputExists)
 		}
 		if diff := DiffSettings(old.Settings, settings); len(diff) > 0 {
 			return nil, nil, nil, fmt.Errorf("%s: %w: %s", mpath, ErrSettingsMismatch, strings.Join(diff, "; "))
@@ -300,7 +300,7 @@ func openBuild(opts BuildOptions, settings BuildSettings, numTasks int, mpath st
 			}
 			for _, f := range files {
 				if owned[filepath.Base(f)] {
-					return nil, nil, nil, fmt.Errorf("%s: %w (shard files without a manifest; use --resume)", opts.Out, ErrOutputExists)
+					return nil, nil, nil, FieldErrorf("%s: %w (shard files without a manifest; use {Resume})", opts.Out, ErrOutputExists)
 				}
 			}
 		}

@@ -42,21 +42,21 @@ type Replication struct {
 	Bytes  int64 `json:"bytes"`
 }
 
-// Validate checks the flags of `corpus replicate` (opts, the output folder
-// out and the input folders src) as bad input naming the flag.
+// Validate checks opts, the output folder out (the field Out) and the
+// input folders src (Corpus) as bad input naming the field.
 func (opts ReplicateOptions) Validate(out string, src []string) error {
 	if out == "" || opts.Copies < 1 {
-		return BadInput("--out and --copies >= 1 are required")
+		return Invalid("{Out} and {Copies} >= 1 are required")
 	}
 	if opts.Shards < 0 || opts.RowsPerGroup < 1 {
-		return BadInput("--shards must be ≥ 0 and --rows-per-group ≥ 1")
+		return Invalid("{Shards} must be ≥ 0 and {RowsPerGroup} ≥ 1")
 	}
 	if opts.Split != "" {
-		if err := CheckSplit("--split", opts.Split); err != nil {
+		if err := CheckSplit(opts.Split); err != nil {
 			return err
 		}
 	}
-	return CheckDirs("corpus folder", src)
+	return CheckDirs(src)
 }
 
 // Replicate makes a large corpus from a small one, for scale tests and

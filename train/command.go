@@ -15,59 +15,54 @@ import (
 	"triage/model"
 )
 
-// Setup is a training command's setup as `triage train` and `triage cv`
-// take it on the command line: the corpus folders, the output folder, the
-// options (with their --set knobs) and the backend.
+// Setup is a training command's setup (`triage train`, `triage cv`): the
+// corpus folders, the output folder, the options and the backend.
 type Setup struct {
 	Corpus  []string
 	Out     string
 	Backend string
 	Options Options
-	Sets    []string
 }
 
-// Open checks s (the corpus folders hold shards, --out is given, the
-// options with their knobs are valid, the architecture and base model
-// load, the backend is known) and opens the backend. It returns the
-// corpus folders; every problem with s is bad input.
+// Open checks s (the corpus folders hold shards, Out is given, the
+// options are valid, the architecture and base model load, the backend is
+// known) and opens the backend. It returns the corpus folders; every
+// problem with s is bad input naming its field (corpus.Invalid).
 func (s *Setup) Open() ([]string, backends.Backend, error) {
 	if len(s.Corpus) == 0 {
-		return nil, nil, corpus.BadInput("--corpus is required")
+		return nil, nil, corpus.Invalid("{Corpus} is required")
 	}
 	if s.Out == "" {
-		return nil, nil, corpus.BadInput("--out is required")
+		return nil, nil, corpus.Invalid("{Out} is required")
 	}
 	var dirs []string
 	for _, d := range s.Corpus {
 		if d = strings.TrimSpace(d); d == "" {
 			continue
 		}
-		if err := corpus.CheckDirs("--corpus", []string{d}); err != nil {
+		if err := corpus.CheckDirs([]string{d}); err != nil {
 			return nil, nil, err
 		}
 		if files, _ := corpus.ListShards(d); len(files) == 0 {
-			return nil, nil, corpus.BadInput("--corpus %s: no corpus shards (part-*.parquet)", d)
+			return nil, nil, corpus.Invalid("{Corpus} %s: no corpus shards (part-*.parquet)", d)
 		}
 		dirs = append(dirs, d)
 	}
 	o := &s.Options
-	if err := o.ApplySets(s.Sets); err != nil {
-		return nil, nil, corpus.BadInput("--set: %v", err)
-	}
 	if o.Steps == 0 && o.Epochs <= 0 {
-		return nil, nil, corpus.BadInput("--epochs must be > 0 (or give --steps)")
+		return nil, nil, corpus.Invalid("{Options.Epochs} must be > 0 (or give {Options.Steps})")
 	}
 	if err := o.Validate(); err != nil {
-		return nil, nil, corpus.BadInput("%v", err)
+		return nil, nil, &corpus.InputError{Err: err}
 	}
 	if o.Arch != "small" && o.Arch != "0.6b" {
 		if _, err := model.LoadConfig(o.Arch); err != nil {
-			return nil, nil, corpus.BadInput("--arch %s: want small, 0.6b or a Qwen3 config.json (%v)", o.Arch, err)
+			return nil, nil, corpus.Invalid("{Options.Arch} %s: want small, 0.6b or a Qwen3 config.json (%v)", o.Arch, err)
 		}
 	}
 	if o.Base != "" {
 		if _, err := os.Stat(filepath.Join(o.Base, "config.json")); err != nil {
-			return nil, nil, corpus.BadInput("--base %s: not a Hugging Face model folder: %v", o.Base, err)
+			return nil, nil, corpus.Invalid("{Options.Base} %s: not a Hugging Face model folder: %v", o.Base, err)
 		}
 	}
 	if _, err := model.BackendConfig(s.Backend); err != nil {
@@ -122,7 +117,7 @@ func RunCommand(ctx context.Context, c RunConfig) (*Run, error) {
 	if err != nil {
 		if strings.Contains(err.Error(), "already holds") || strings.Contains(err.Error(), "options differ") ||
 			strings.Contains(err.Error(), "no interrupted run") {
-			return nil, corpus.BadInput("%v", err)
+			return nil, &corpus.InputError{Err: err}
 		}
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"triage/corpus"
 	"triage/policy"
-	"triage/search/eval"
 	"triage/search/eval/report"
 )
 
@@ -27,21 +26,6 @@ type CVConfig struct {
 	Ablations        bool
 	Progress         bool
 	Versions         map[string]string
-}
-
-// CheckReplay checks the replay flags cv and cv --lodo share (--seeds,
-// --bootstrap, --budgets, --params) and returns the budgets and the params
-// file's hyperparameters. A bad value is bad input naming its flag.
-func CheckReplay(seeds, resamples int, budgets, paramsFile string) ([]int, policy.ParamSet, error) {
-	if seeds < 1 || resamples < 1 {
-		return nil, nil, corpus.BadInput("--seeds and --bootstrap must be ≥ 1")
-	}
-	bs, err := eval.ParseBudgets("budgets", budgets)
-	if err != nil {
-		return nil, nil, err
-	}
-	ps, err := eval.LoadParams("--params", paramsFile)
-	return bs, ps, err
 }
 
 // CVReport is what `triage cv` prints: the folds, the pooled report of
@@ -104,48 +88,17 @@ func (r *CVReport) WriteText(w io.Writer) error {
 	return nil
 }
 
-// ParseDatasets reads the --corpus entries of `cv --lodo`: NAME=DIR starts
-// a dataset, a bare DIR adds a folder to the dataset before it (so
-// `--corpus a=x,y --corpus b=z` is two datasets).
-func ParseDatasets(entries []string) (names []string, dirs [][]string, err error) {
-	for _, e := range entries {
-		e = strings.TrimSpace(e)
-		if e == "" {
-			continue
-		}
-		name, dir, named := strings.Cut(e, "=")
-		switch {
-		case named && (name == "" || dir == ""):
-			return nil, nil, corpus.BadInput("--corpus %q: want NAME=DIR", e)
-		case named:
-			if slices.Contains(names, name) {
-				return nil, nil, corpus.BadInput("--corpus: dataset %s given twice", name)
-			}
-			names, dirs = append(names, name), append(dirs, []string{dir})
-		case len(names) == 0:
-			return nil, nil, corpus.BadInput("--corpus %q: with --lodo the first folder needs a dataset name, NAME=DIR", e)
-		default:
-			dirs[len(dirs)-1] = append(dirs[len(dirs)-1], e)
-		}
-	}
-	if len(names) < 2 {
-		return nil, nil, corpus.BadInput("--lodo needs at least two datasets (--corpus NAME=DIR,... per dataset), got %d", len(names))
-	}
-	return names, dirs, nil
-}
-
-// LODOConfig is one `triage cv --lodo`: the training setup, whose Corpus
-// entries name the datasets (NAME=DIR[,DIR...], see ParseDatasets), and
-// LODOOptions' settings (Train and Baselines are set here; TrainSeeds from
-// the --train-seeds list TrainSeedList). Params must be empty: every
-// baseline is tuned on the training dataset's val split.
+// LODOConfig is one `triage cv --lodo`: the training setup (its Corpus is
+// set to every dataset's folders), the datasets (Names, and the folders of
+// each in Folders), and LODOOptions' settings (Train and Baselines are set
+// here). Every baseline is tuned on the training dataset's val split.
 type LODOConfig struct {
 	Setup
-	LODO          LODOOptions
-	TrainSeedList string
-	Params        policy.ParamSet
-	Versions      map[string]string
-	Command       string
+	Names    []string
+	Folders  [][]string
+	LODO     LODOOptions
+	Versions map[string]string
+	Command  string
 }
 
 // LODOResult is the judge's record: every direction and, when every
@@ -155,8 +108,8 @@ type LODOResult struct {
 	Pooled     *LODOPooled     `json:"pooled,omitempty"`
 }
 
-// LODOCommand checks c (the datasets, no --params, the training seeds, the
-// hybrid grid), opens the setup over every dataset's folders and runs
+// LODOCommand checks c (the datasets, the hybrid grid), opens the setup
+// over every dataset's folders and runs
 // LeaveOneDatasetOut (each dataset held out against the union of the
 // others, or every ordered pair) and pools the directions.
 func LODOCommand(ctx context.Context, c LODOConfig) (LODOResult, error) {
@@ -168,24 +121,14 @@ func LODOCommand(ctx context.Context, c LODOConfig) (LODOResult, error) {
 }
 
 func lodoDirections(ctx context.Context, c LODOConfig) ([]LODODirection, error) {
-	names, groups, err := ParseDatasets(c.Corpus)
-	if err != nil {
-		return nil, err
+	names, groups := c.Names, c.Folders
+	if len(names) < 2 || len(groups) != len(names) {
+		return nil, corpus.Invalid("{Names}: want at least two datasets, each with its folders, got %d", len(names))
 	}
-	if len(c.Params) > 0 {
-		return nil, corpus.BadInput("--params: with --lodo every baseline is tuned on the training dataset's val split")
-	}
-	if c.TrainSeedList != "" {
-		seeds, err := corpus.ParseInts("train-seeds", c.TrainSeedList)
-		if err != nil {
-			return nil, err
+	if c.LODO.HybridGrid != "" {
+		if _, err := policy.ParseGrid(c.LODO.HybridGrid); err != nil {
+			return nil, corpus.Invalid("{LODO.HybridGrid}: %v", err)
 		}
-		for _, s := range seeds {
-			c.LODO.TrainSeeds = append(c.LODO.TrainSeeds, uint64(s))
-		}
-	}
-	if _, err := policy.ParseGrid(c.LODO.HybridGrid); err != nil {
-		return nil, corpus.BadInput("--hybrid-grid: %v", err)
 	}
 	c.Corpus = slices.Concat(groups...)
 	_, be, err := c.Open()

@@ -32,6 +32,7 @@ import (
 	gtrain "github.com/gomlx/gomlx/pkg/ml/train"
 	"golang.org/x/sync/errgroup"
 
+	"triage/corpus"
 	"triage/model"
 )
 
@@ -159,11 +160,11 @@ func (o *Options) Validate() error {
 	case o.DType != "f32" && o.DType != "bf16":
 		return fmt.Errorf("dtype %q: want f32 or bf16", o.DType)
 	case o.Arch == "small" && o.Base != "":
-		return errors.New("--base loads a Qwen3 decoder: use --arch 0.6b or a config.json with it")
+		return corpus.FieldErrorf("{Base} loads a Qwen3 decoder: use {Arch} 0.6b or a config.json with it")
 	case o.Arch == "small" && o.DType != "f32":
 		return errors.New("the small architecture trains in f32")
 	case o.Arch != "small" && (o.Inputs.NoProgram || o.Inputs.NoWords || o.Inputs.Siblings):
-		return errors.New("--no-program, --no-words and --siblings are inputs of the small architecture (a Qwen3 model reads the text it is given: use --no-parent-text, --no-edit-text)")
+		return corpus.FieldErrorf("{Inputs.NoProgram}, {Inputs.NoWords} and {Inputs.Siblings} are inputs of the small architecture (a Qwen3 model reads the text it is given: use {Inputs.NoParentText}, {Inputs.NoEditText})")
 	}
 	if o.Arch == "small" {
 		return o.Bag.Validate()
@@ -314,9 +315,9 @@ func prepareOut(o Options, env Env) (*state, error) {
 		}
 		resumed = st
 	} else if _, err := os.Stat(filepath.Join(env.Out, model.CheckpointFile)); err == nil {
-		return nil, fmt.Errorf("train: %s already holds a checkpoint (use --resume to continue it, or a new folder)", env.Out)
+		return nil, corpus.FieldErrorf("train: %s already holds a checkpoint (use {Resume} to continue it, or a new folder)", env.Out)
 	} else if _, err := os.Stat(filepath.Join(env.Out, lastDir, "state.json")); err == nil {
-		return nil, fmt.Errorf("train: %s holds an interrupted run (use --resume, or a new folder)", env.Out)
+		return nil, corpus.FieldErrorf("train: %s holds an interrupted run (use {Resume}, or a new folder)", env.Out)
 	}
 	if err := os.MkdirAll(filepath.Join(env.Out, lastDir), 0o755); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -439,7 +440,7 @@ func (l *trainLoop) loop(ctx context.Context) (done bool, err error) {
 	for l.step < l.total {
 		if err := ctx.Err(); err != nil {
 			_ = l.saveLast()
-			return false, fmt.Errorf("train: %w (state saved at step %d; --resume continues)", err, l.step)
+			return false, corpus.FieldErrorf("train: %w (state saved at step %d; {Resume} continues)", err, l.step)
 		}
 		loss, edges, err := l.microSteps(ctx)
 		if err != nil {

@@ -65,7 +65,7 @@ proposals. Progress goes to stderr.`,
 	}
 	addSandboxLimitsFlag(c, &limits)
 	c.Flags().IntVar(&runs, "runs", 220, "runs on each side (≥ 1)")
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+corpus.WorkersZero)
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent runs on each side"+workersZero)
 	c.Flags().DurationVar(&timeout, "test-timeout", sandbox.DefaultOptions().Timeout, "wall-clock limit of one test-suite run (> 0)")
 	deprecatedAlias(c, "timeout", "test-timeout")
 	c.Flags().BoolVar(&coverage, "coverage", false, "run the executor with per-test line coverage")
@@ -103,7 +103,7 @@ eager, 322 compiled.`,
 			if err != nil {
 				return err
 			}
-			modeList, err := corpus.ParseList("--modes", modes, "packed", "unpacked")
+			modeList, err := parseList("--modes", modes, "packed", "unpacked")
 			if err != nil {
 				return err
 			}
@@ -146,10 +146,9 @@ eager, 322 compiled.`,
 
 func newBenchServeCmd() *cobra.Command {
 	var (
-		sf scorerFlags
-		bc serve.BenchConfig
+		bc benchServeConfig
 	)
-	lo := &bc.Load
+	lo := &bc.load
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Load test of POST /v1/priorities: p50, p99, requests/s, edges/s, with batching on and off",
@@ -169,8 +168,7 @@ It fails (exit 1) when any request failed.`,
   triage bench serve --stand-in 10ms+3ms/edge --clients 64 --duration 30s
   triage bench serve --url http://127.0.0.1:8080 --token-file tok`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bc.Scorer = sf.ScorerConfig
-			rows, err := serve.Bench(cmd.Context(), bc)
+			rows, err := benchServe(cmd.Context(), bc)
 			if err != nil {
 				return err
 			}
@@ -180,11 +178,11 @@ It fails (exit 1) when any request failed.`,
 			return serve.LoadErr(rows)
 		},
 	}
-	sf.register(c)
+	bc.scorer.register(c)
 	fl := c.Flags()
-	fl.StringVar(&bc.URL, "url", "", "measure the server at this base URL instead of one started here")
-	fl.StringVar(&bc.Modes, "modes", "batch,nobatch", "in-process server modes to measure, in order")
-	fl.StringVar(&bc.TokenFile, "token-file", "", "bearer token for --url")
+	fl.StringVar(&bc.url, "url", "", "measure the server at this base URL instead of one started here")
+	fl.StringVar(&bc.modes, "modes", "batch,nobatch", "in-process server modes to measure, in order")
+	fl.StringVar(&bc.tokenFile, "token-file", "", "bearer token for --url")
 	fl.IntVar(&lo.Clients, "clients", 64, "concurrent clients")
 	fl.DurationVar(&lo.Duration, "duration", 30*time.Second, "how long the clients post")
 	fl.IntVar(&lo.EdgesPerRequest, "edges", 3, "edges per request")
@@ -292,7 +290,7 @@ PyTorch 2.11 + PEFT on one H200 (the project's reference measurement, Qwen3-0.6B
 			if err != nil {
 				return err
 			}
-			bs, err := corpus.ParseInts("batch", batches)
+			bs, err := parseInts("batch", batches)
 			if err != nil {
 				return err
 			}

@@ -27,8 +27,8 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
   triage corpus stats out/slice-0 out/slice-1 --json | jq .time`,
 		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := corpus.CheckDirs("corpus folder", args); err != nil {
-				return err
+			if err := corpus.CheckDirs(args); err != nil {
+				return folderArgNames.flagged(err)
 			}
 			s, err := corpus.ComputeStats(args...)
 			if err != nil {
@@ -65,8 +65,8 @@ input holds are printed and recorded in the manifest (missing_slices).
 			if rows < 1 {
 				return badInput("--rows-per-shard must be ≥ 1, got %d", rows)
 			}
-			if err := corpus.CheckDirs("corpus folder", args); err != nil {
-				return err
+			if err := corpus.CheckDirs(args); err != nil {
+				return folderArgNames.flagged(err)
 			}
 			for _, d := range args {
 				if taskset.SamePath(d, out) {
@@ -114,7 +114,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 		Args:    corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.Validate(out, args); err != nil {
-				return err
+				return replicateFlagNames.flagged(err)
 			}
 			cleanup := removeOnFailure(out)
 			rep, err := corpus.Replicate(cmd.Context(), out, args, opts)
@@ -136,6 +136,14 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 	c.Flags().Int64Var(&opts.RowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group")
 	return c
 }
+
+// folderArgNames name the corpus folders of the commands that take them as
+// arguments.
+var folderArgNames = flagNames{"Corpus": "corpus folder"}
+
+// replicateFlagNames are the flags of corpus replicate's options.
+var replicateFlagNames = folderArgNames.with(flagNames{"Out": "--out", "Copies": "--copies", "Shards": "--shards",
+	"RowsPerGroup": "--rows-per-group", "Split": "--split"})
 
 // corpusFolderArgs is the argument check of commands that read corpus
 // folders given as arguments.

@@ -29,6 +29,12 @@ type corpusBuildFlags struct {
 	sandboxLimits sandbox.LimitsPolicy
 }
 
+// buildFlagNames are the flags of the corpus.BuildOptions fields that
+// errors name.
+var buildFlagNames = commonFlags.with(flagNames{"Config.K": "--k", "Config.D": "--depth", "Roots": "--roots",
+	"TasksPerShard": "--tasks-per-shard", "ReferenceRuns": "--reference-runs", "Config.ProposerName": "--proposer",
+	"Resume": "--resume"})
+
 func newCorpusBuildCmd() *cobra.Command {
 	f := &corpusBuildFlags{}
 	c := &cobra.Command{
@@ -80,7 +86,7 @@ one corpus into one shared folder or into n folders; readers take the union.
   triage corpus build --tasks tasks.jsonl --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --out c/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.json = jsonFlag(cmd)
-			return corpusBuildHandler(cmd.Context(), f)
+			return buildFlagNames.flagged(corpusBuildHandler(cmd.Context(), f))
 		},
 	}
 	fl := c.Flags()
@@ -90,7 +96,7 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.IntVar(&f.Roots, "roots", 5, "roots (trees) per task")
 	fl.StringSliceVar(&f.splits, "split", []string{"all"}, "build the tasks of these splits: all, or a comma list of train, val, test")
 	fl.StringVar(&f.Out, "out", "", "output folder")
-	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+corpus.WorkersZero)
+	fl.IntVar(&f.Workers, "workers", 0, "sandbox workers (tests run at once; 4 trees per worker grow at once)"+workersZero)
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i); auto or auto/n: i from a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID), n from JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT")
 	fl.BoolVar(&f.Resume, "resume", false, "skip shards that are already complete")
@@ -111,11 +117,11 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
-	limits, err := f.limitFlags.Limits()
+	limits, err := f.limitFlags.limits()
 	if err != nil {
 		return err
 	}
-	shard, err := corpus.ParseShard(f.shard, os.Getenv)
+	shard, err := parseShard(f.shard, os.Getenv)
 	if err != nil {
 		return badInput("%v", err)
 	}

@@ -200,9 +200,9 @@ func TestDeployManifests(t *testing.T) {
 			for _, e := range c.Env {
 				env[e.Name] = e.Value
 			}
-			if j.Spec.CompletionMode != "Indexed" || j.Spec.Completions == nil || env[corpus.EnvK8sCount] != strconv.Itoa(*j.Spec.Completions) {
+			if j.Spec.CompletionMode != "Indexed" || j.Spec.Completions == nil || env[envK8sCount] != strconv.Itoa(*j.Spec.Completions) {
 				t.Errorf("build Job %s: completionMode %q, completions %d, %s=%q; want Indexed with %s equal to completions",
-					j.Metadata.Name, j.Spec.CompletionMode, deref(j.Spec.Completions), corpus.EnvK8sCount, env[corpus.EnvK8sCount], corpus.EnvK8sCount)
+					j.Metadata.Name, j.Spec.CompletionMode, deref(j.Spec.Completions), envK8sCount, env[envK8sCount], envK8sCount)
 			}
 			if !strings.Contains(args, "--shard=auto") {
 				t.Errorf("build Job %s: no --shard=auto in %q", j.Metadata.Name, args)

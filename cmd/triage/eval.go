@@ -62,7 +62,7 @@ the validation split).`,
 	fl.BoolVar(&f.perDepth, "rank-within-depth", false, "ablation: the learned policy ranks edges only within one depth, shallowest depth first")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
 	fl.StringVar(&f.params, "params", "", "JSON file of hyperparameters per policy (from 'triage tune')")
-	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", eval.BudgetsUsage)
+	fl.StringVar(&f.budgets, "budgets", "4,8,16,36", budgetsUsage)
 	fl.IntVar(&f.budget, "budget", 0, fmt.Sprintf("cap on expansions per replay, at most %d (0: until the first fix, needed for E[T])", eval.MaxBudget))
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.IntVar(&f.resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
@@ -75,26 +75,76 @@ the validation split).`,
 	return c
 }
 
+// evalFlagNames are the flags of the fields of report.RunOptions and of
+// eval's policy list that errors name.
+var evalFlagNames = commonFlags.with(flagNames{"Eval.Seeds": "--seeds", "Eval.Resamples": "--bootstrap",
+	"Eval.MaxExpansions": "--budget", "Eval.Workers": "--workers", "Eval.Paired": "--paired", "Policies": "--policies",
+	"Params": "--params", "ViewTree": "--view-tree", "ViewPolicy": "--view-policy"})
+
 func runEval(cmd *cobra.Command, f *evalFlags) error {
-	budgets, err := eval.ParseBudgets("budgets", f.budgets)
+	return evalFlagNames.flagged(evalHandler(cmd, f))
+}
+
+func evalHandler(cmd *cobra.Command, f *evalFlags) error {
+	budgets, err := parseBudgets("budgets", f.budgets)
 	if err != nil {
 		return err
 	}
-	names := corpus.SplitList(f.policies)
+	names := splitList(f.policies)
 	if !cmd.Flags().Changed("policies") && f.checkpoint == "" {
 		// The default list includes learned and hybrid: a build without an
 		// embedded checkpoint evaluates the baselines and says why they are absent.
 		if _, err := checkpoints.DefaultPath(); errors.Is(err, checkpoints.ErrNoDefault) {
-			slog.Warn("policies learned and hybrid left out", "reason", err)
+			slog.Warn("policies learned and hybrid left out", "reason", noDefaultHint(err))
 			names = slices.DeleteFunc(names, policy.NeedsScorer)
 		}
 	}
-	return report.Run(cmd.Context(), cmd.OutOrStdout(), report.RunOptions{
-		Corpus: f.corpus, Split: f.split, Names: names, ParamsFile: f.params, Checkpoint: f.checkpoint,
-		Load: loadLearnedScorer, ScoreBy: f.scoreBy, RankWithinDepth: f.perDepth,
+	o := report.RunOptions{Corpus: splitList(f.corpus), CorpusName: f.corpus, Split: f.split,
 		Eval: eval.Options{Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples,
-			Workers: f.workers, Paired: corpus.SplitList(f.paired)},
+			Workers: f.workers, Paired: splitList(f.paired)},
 		ReportPath: f.reportPath, JSONFile: f.jsonFile, JSON: jsonFlag(cmd) && !f.jsonToFile,
-		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy,
-	})
+		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return badInput("--policies is empty")
+	}
+	ps, err := eval.LoadParams(f.params)
+	if err != nil {
+		return err
+	}
+	var lopts []policy.LearnedOption
+	switch f.scoreBy {
+	case "s":
+	case "p1":
+		lopts = append(lopts, policy.ScoreByP1())
+	default:
+		return badInput("--score %q: want s or p1", f.scoreBy)
+	}
+	if f.perDepth {
+		lopts = append(lopts, policy.RankWithinDepth())
+	}
+	if !slices.Contains(names, "learned") && len(lopts) > 0 {
+		return badInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
+	}
+	for _, n := range o.Eval.Paired {
+		if !slices.Contains(names, n) {
+			return badInput("--paired %s: not among --policies %s", n, strings.Join(names, ","))
+		}
+	}
+	if err := eval.CheckPolicies(names, ps); err != nil {
+		return err
+	}
+	scorer, free, err := learnedScorer(names, f.checkpoint)
+	defer free()
+	if err != nil {
+		return err
+	}
+	o.Policies, free, err = eval.BuildPolicies(names, ps, scorer, lopts...)
+	defer free()
+	if err != nil {
+		return err
+	}
+	return report.Run(cmd.Context(), cmd.OutOrStdout(), o)
 }

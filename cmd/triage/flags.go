@@ -89,6 +89,9 @@ func addProposerFlags(fl *pflag.FlagSet, p *proposerFlags, temperatureUsage, nUs
 	fl.BoolVar(&p.noLogProbs, "no-logprobs", false, "openai: do not ask the server for token log-probabilities (each edit's proposer_score); for servers that refuse the field")
 }
 
+// proposerFlagNames are the flags of setup.Options' fields.
+var proposerFlagNames = flagNames{"Name": "--proposer"}
+
 // newProposer builds the proposer of p (setup.New); bad options are bad
 // input, a server that fails its check is a failure of the command named.
 func newProposer(ctx context.Context, command string, p proposerFlags, seed uint64) (setup.Proposer, error) {
@@ -98,7 +101,7 @@ func newProposer(ctx context.Context, command string, p proposerFlags, seed uint
 	var inv *setup.InvalidError
 	switch {
 	case errors.As(err, &inv):
-		return built, badInput("%v", inv.Err)
+		return built, &usageError{Err: proposerFlagNames.flagged(inv.Err)}
 	case errors.Is(err, openai.ErrUnauthorized):
 		where := fmt.Sprintf("$%s is empty", p.apiKeyEnv)
 		if os.Getenv(p.apiKeyEnv) != "" {
@@ -121,7 +124,7 @@ func (f limitsFlag) Set(s string) error {
 	if err == nil {
 		*f.p = p
 	}
-	return err
+	return commonFlags.flagged(err)
 }
 
 // addSandboxLimitsFlag adds --sandbox-limits to a command that starts a

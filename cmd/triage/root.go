@@ -113,7 +113,19 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input
 		}
 	}
 	usageArgs(root)
+	commonFieldNames(root)
 	return root
+}
+
+// commonFieldNames makes every command of c name the option fields in its
+// errors as commonFlags does, where the command's own names left one.
+func commonFieldNames(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(c *cobra.Command, args []string) error { return commonFlags.flagged(run(c, args)) }
+	}
+	for _, sub := range c.Commands() {
+		commonFieldNames(sub)
+	}
 }
 
 // unknownCommand is the argument check of the root and the command groups:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"triage/corpus"
 	"triage/corpus/taskset"
@@ -19,7 +20,8 @@ import (
 // searchFlags are search's flags: most of them bind to live.Config.
 type searchFlags struct {
 	live.Config
-	tasks, taskIDs, methods, policies, jsonFile string
+	tasks, split, taskIDs, methods, policies, jsonFile string
+	checkpoint, params, judge, prompts                 string
 	proposerFlags
 	jsonToFile, noProg, skipBadLines bool
 	limitFlags                       timeLimitFlags
@@ -77,35 +79,35 @@ with several methods or policies, each gets DIR/<name>.`,
 			if cmd.Flags().Changed("temperature") {
 				f.TSAPR.Temperature = f.temperature
 			}
-			return searchHandler(cmd.Context(), cmd, f)
+			return searchFlagNames.flagged(searchHandler(cmd.Context(), cmd, f))
 		},
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.tasks, "tasks", "", `tasks: a JSONL file or "bundled"`)
-	fl.StringVar(&f.Split, "split", "all", "search the tasks of one split: train, val, test or all")
+	fl.StringVar(&f.split, "split", "all", "search the tasks of one split: train, val, test or all")
 	fl.StringVar(&f.taskIDs, "task-ids", "", "search only these tasks (comma-separated ids)")
 	fl.IntVar(&f.Roots, "roots", 5, "roots per task (the first --roots of a task's own, or injected)")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of root injection, of the mutate proposer and of the policies")
 	fl.StringVar(&f.methods, "method", "policy", "search method: policy, tsapr, or a comma list")
 	fl.StringVar(&f.policies, "policy", "learned", "policy of --method policy (or a comma list): learned, hybrid, "+strings.Join(policy.Baselines, ", "))
-	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
-	fl.StringVar(&f.ParamsFile, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned policy (default: the embedded default)")
+	fl.StringVar(&f.params, "params", "", "JSON file of baseline hyperparameters (from 'triage tune')")
 	fl.IntVar(&f.Budget, "budget", 16, fmt.Sprintf("most expansions per root (patches for TSAPR), at most %d", eval.MaxBudget))
 	fl.IntVar(&f.K, "k", 3, "policy: edits proposed per program")
 	fl.IntVar(&f.D, "depth", 4, "policy: maximum depth (root = 0)")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature (default: 0.7 for the policy's proposer, 0.9 for TSAPR)",
 		"openai policy proposer: completions per diagnose call")
-	fl.StringVar(&f.Judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
+	fl.StringVar(&f.judge, "judge", "auto", "tsapr: reward of failing patches: llm, tests, or auto (llm below 10 tests)")
 	fl.StringVar(&f.TSAPR.JudgeModel, "judge-model", "", "tsapr: judging model (default --model)")
 	fl.IntVar(&f.TSAPR.Samples, "samples", 5, "tsapr: judge replies averaged per patch")
 	fl.Float64Var(&f.TSAPR.C, "c", 0.7, "tsapr: UCT exploration constant C")
 	fl.Float64Var(&f.TSAPR.Beta, "beta", 0.8, "tsapr: weight of the children's Q in the update")
 	fl.IntVar(&f.TSAPR.MaxExpansion, "max-expansion", 3, "tsapr: most children per expansion")
-	fl.StringVar(&f.Prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
+	fl.StringVar(&f.prompts, "prompts", "", "tsapr: folder of prompt files replacing the defaults (system.txt, generate.tmpl, reflect.tmpl, judge.tmpl)")
 	fl.BoolVar(&f.TSAPR.UntilBudget, "until-budget", false, "tsapr: go on after the first plausible patch, collecting more until the budget")
 	fl.StringVar(&f.Out, "out", "", "write the searched trees (corpus Parquet schema) to this folder")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON result to this file (as 'eval --json-file'; '--json FILE' does the same)")
-	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+corpus.WorkersZero)
+	fl.IntVar(&f.Workers, "workers", 0, "tasks searched concurrently (and sandbox workers)"+workersZero)
 	fl.IntVar(&f.Resamples, "bootstrap", 1000, "bootstrap resamples of tasks for standard errors")
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
@@ -114,29 +116,158 @@ with several methods or policies, each gets DIR/<name>.`,
 	return c
 }
 
-func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
-	var err error
-	if f.Limits, err = f.limitFlags.Limits(); err != nil {
+// searchFlagNames are the flags of live.Config's fields and of eval's
+// policy list.
+var searchFlagNames = commonFlags.with(flagNames{"Budget": "--budget", "Roots": "--roots", "K": "--k", "D": "--depth",
+	"Resamples": "--bootstrap", "Methods": "--method", "Policies": "--policy", "Params": "--params",
+	"TSAPR.C": "--c", "TSAPR.Beta": "--beta", "TSAPR.MaxExpansion": "--max-expansion", "TSAPR.Samples": "--samples"})
+
+// tsaprFlags are the flags that apply to --method tsapr alone.
+var tsaprFlags = []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"}
+
+// checkSearchFlags checks search's flags before the tasks are read:
+// live.Config's own checks, --split, and the flags that apply to one
+// method only.
+func checkSearchFlags(f *searchFlags, given func(flag string) bool) error {
+	if err := f.Config.Validate(); err != nil {
 		return err
 	}
-	f.Methods, f.ProposerName, f.Given = corpus.SplitList(f.methods), f.proposer, cmd.Flags().Changed
-	if err := f.Config.Validate(); err != nil {
+	if err := corpus.CheckSplit(f.split, "all"); err != nil {
+		return err
+	}
+	if !slices.Contains(f.Methods, live.MethodPolicy) && given("policy") {
+		return badInput("--policy applies to --method policy")
+	}
+	usesTSAPR := slices.Contains(f.Methods, live.MethodTSAPR)
+	for _, name := range tsaprFlags {
+		if !usesTSAPR && given(name) {
+			return badInput("--%s applies to --method tsapr", name)
+		}
+	}
+	if usesTSAPR && f.proposer != "openai" {
+		return badInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
+	}
+	var err error
+	if f.TSAPR.Judge, err = tsapr.ParseJudgeMode(f.judge); err != nil {
+		return badInput("--judge: %v", err)
+	}
+	return nil
+}
+
+// parseMethods reads --method: a comma list of policy and tsapr.
+func parseMethods(value string) ([]string, error) {
+	var methods []string
+	for _, m := range splitList(value) {
+		if m != live.MethodPolicy && m != live.MethodTSAPR {
+			return nil, badInput("--method %q: want policy, tsapr, or a comma list of them", m)
+		}
+		if slices.Contains(methods, m) {
+			return nil, badInput("--method: %s given twice", m)
+		}
+		methods = append(methods, m)
+	}
+	if len(methods) == 0 {
+		return nil, badInput("--method is empty")
+	}
+	return methods, nil
+}
+
+// selectTasks keeps the tasks of split ("all" for every split) and ids
+// (--task-ids, comma-separated, empty for all) from all, the task set
+// read from source.
+func selectTasks(all []corpus.Task, source, split, taskIDs string) ([]corpus.Task, error) {
+	ids := splitList(taskIDs)
+	inSplit, err := corpus.TasksOfSplits(all, []string{split})
+	if err != nil {
+		return nil, badInput("--split: %v", err)
+	}
+	var tasks []corpus.Task
+	for _, t := range inSplit {
+		if len(ids) == 0 || slices.Contains(ids, t.ID) {
+			tasks = append(tasks, t)
+		}
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(all, func(t corpus.Task) bool { return t.ID == id }) {
+			return nil, badInput("--task-ids: no task %q in %s", id, source)
+		}
+	}
+	if len(tasks) == 0 {
+		return nil, badInput("%s: no task in split %q with the given ids", source, split)
+	}
+	return tasks, nil
+}
+
+// searchMethods prepares the methods of f in order: TSAPR's prompts, and
+// the policies with their params and the learned model they need. free
+// releases the model.
+func searchMethods(f *searchFlags) (free func(), err error) {
+	free = func() {}
+	for _, m := range f.Methods {
+		if m == live.MethodTSAPR {
+			if f.prompts != "" {
+				if f.TSAPR.Prompts, err = tsapr.LoadPrompts(f.prompts); err != nil {
+					return free, badInput("--prompts: %v", err)
+				}
+			}
+			continue
+		}
+		names := splitList(f.policies)
+		if len(names) == 0 {
+			return free, badInput("--policy is empty")
+		}
+		ps, err := eval.LoadParams(f.params)
+		if err != nil {
+			return free, err
+		}
+		if err := eval.CheckPolicies(names, ps); err != nil {
+			return free, err
+		}
+		scorer, freeScorer, err := learnedScorer(names, f.checkpoint)
+		if err != nil {
+			return freeScorer, err
+		}
+		pols, closeBatchers, err := eval.BuildPolicies(names, ps, scorer)
+		free = func() { closeBatchers(); freeScorer() }
+		if err != nil {
+			return free, err
+		}
+		f.Policies = pols
+	}
+	return free, nil
+}
+
+func searchHandler(ctx context.Context, cmd *cobra.Command, f *searchFlags) error {
+	var err error
+	if f.Limits, err = f.limitFlags.limits(); err != nil {
+		return err
+	}
+	f.ProposerName = f.proposer
+	if f.Methods, err = parseMethods(f.methods); err != nil {
+		return err
+	}
+	if err := checkSearchFlags(f, cmd.Flags().Changed); err != nil {
 		return err
 	}
 	all, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
 		return err
 	}
-	if f.Tasks, err = live.SelectTasks(all, f.tasks, f.Split, f.taskIDs); err != nil {
+	if f.Tasks, err = selectTasks(all, f.tasks, f.split, f.taskIDs); err != nil {
 		return err
 	}
 	prop, err := newProposer(ctx, "search", f.proposerFlags, f.Seed)
 	if err != nil {
 		return err
 	}
-	f.TSAPR.Model, f.TSAPR.ModelName, f.TasksSource, f.Policies = f.model, f.model, f.tasks, corpus.SplitList(f.policies)
-	f.Proposer, f.LoadScorer, f.OnRoot = prop, loadLearnedScorer, searchAfterRoot
+	f.TSAPR.Model, f.TSAPR.ModelName, f.TasksSource = f.model, f.model, f.tasks
+	f.Proposer, f.OnRoot = prop, searchAfterRoot
 	f.Progress = progressBar(f.noProg)
+	free, err := searchMethods(f)
+	defer free()
+	if err != nil {
+		return err
+	}
 	rep, err := live.Search(ctx, f.Config)
 	if err != nil {
 		return err

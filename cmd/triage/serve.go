@@ -1,32 +1,83 @@
 package main
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"triage/checkpoints"
+	"triage/policy"
 	"triage/search/serve"
 )
 
 // scorerFlags choose the scorer of serve and bench serve.
 type scorerFlags struct {
-	serve.ScorerConfig
-	noBatch bool
+	checkpoint, standIn string
+	noBatch             bool
+	batch               policy.BatchOptions
 }
 
 func (f *scorerFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.Checkpoint, "checkpoint", "", "checkpoint of the learned scorer (default: the embedded default checkpoint)")
-	fl.StringVar(&f.StandIn, "stand-in", "", "serve a simulated model of this cost instead of a checkpoint, for load tests (e.g. 10ms+3ms/edge)")
+	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the learned scorer (default: the embedded default checkpoint)")
+	fl.StringVar(&f.standIn, "stand-in", "", "serve a simulated model of this cost instead of a checkpoint, for load tests (e.g. 10ms+3ms/edge)")
 	fl.BoolVar(&f.noBatch, "no-batch", false, "score each request on its own instead of batching concurrent requests")
-	fl.IntVar(&f.Batch.MaxEdges, "batch-edges", 64, "most edges in one model execution")
-	fl.DurationVar(&f.Batch.MaxWait, "batch-wait", 2*time.Millisecond, "how long the first queued edge waits for more to fill a model execution")
-	fl.IntVar(&f.Batch.MaxQueue, "queue-edges", 8192, "most edges waiting for the model; beyond it requests get 503")
-	fl.IntVar(&f.Batch.Workers, "batch-workers", runtime.NumCPU(), "model executions in flight at once (1: one execution at a time, as one GPU runs them)")
-	f.Load, f.ID = loadLearnedScorer, checkpoints.ID
+	fl.IntVar(&f.batch.MaxEdges, "batch-edges", 64, "most edges in one model execution")
+	fl.DurationVar(&f.batch.MaxWait, "batch-wait", 2*time.Millisecond, "how long the first queued edge waits for more to fill a model execution")
+	fl.IntVar(&f.batch.MaxQueue, "queue-edges", 8192, "most edges waiting for the model; beyond it requests get 503")
+	fl.IntVar(&f.batch.Workers, "batch-workers", runtime.NumCPU(), "model executions in flight at once (1: one execution at a time, as one GPU runs them)")
 }
+
+// load opens the scorer the flags name, the stand-in or the checkpoint,
+// and wraps it in a batcher when batched. Without --checkpoint a missing
+// default is no error: the scorer is nil and why says why. release closes
+// the batcher, then frees the model.
+func (f scorerFlags) load(batched bool) (sc policy.Scorer, why string, release func(), err error) {
+	release = func() {}
+	switch {
+	case f.standIn != "" && f.checkpoint != "":
+		return nil, "", release, badInput("--stand-in and --checkpoint exclude each other")
+	case f.standIn != "":
+		s, err := serve.ParseStandIn(f.standIn)
+		if err != nil {
+			return nil, "", release, badInput("--stand-in: %v", err)
+		}
+		sc = s
+	default:
+		s, free, err := openCheckpoint(f.checkpoint)
+		if err != nil {
+			if f.checkpoint != "" {
+				return nil, "", release, fmt.Errorf("load checkpoint %s: %w", f.checkpoint, err)
+			}
+			return nil, "default checkpoint: " + err.Error(), release, nil
+		}
+		sc, release = s, free
+	}
+	if !batched {
+		return sc, "", release, nil
+	}
+	b, closeBatcher, err := serve.Batch(sc, f.batch)
+	if err != nil {
+		release()
+		return nil, "", func() {}, serveFlagNames.flagged(err)
+	}
+	free := release
+	return b, "", func() { closeBatcher(); free() }, nil
+}
+
+// id names the loaded scorer for durable sessions: the checkpoint's id, or
+// the stand-in's spec.
+func (f scorerFlags) id() (string, error) {
+	if f.standIn != "" {
+		return "stand-in " + f.standIn, nil
+	}
+	return checkpoints.ID(f.checkpoint)
+}
+
+// serveFlagNames are the flags of serve's fields that errors name.
+var serveFlagNames = flagNames{"Store": "--store", "Addr": "--addr", "Batch": "batching"}
 
 func newServeCmd() *cobra.Command {
 	var (
@@ -69,18 +120,28 @@ a load balancer. An unreachable, held or newer-version store is exit 2.`,
   triage serve --addr :8080 --store "postgres://triage@db:5432/triage?sslmode=require"
   curl -s localhost:8080/healthz`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
 			if tokenFile != "" {
 				var err error
-				if opts.Token, err = serve.ReadToken(tokenFile); err != nil {
+				if opts.Token, err = readToken(tokenFile); err != nil {
 					return err
 				}
 				if opts.Token == "" {
 					return badInput("--token-file %s is empty", tokenFile)
 				}
 			}
-			sf.Batched = !sf.noBatch
-			return serve.Run(ctx, opts, sf.ScorerConfig, addr, storeSpec)
+			scorer, why, release, err := sf.load(!sf.noBatch)
+			defer release()
+			if err != nil {
+				return err
+			}
+			opts.Scorer, opts.ScorerError = scorer, why
+			opts.ScorerHint = "start `triage serve` with --checkpoint; baseline policies work without one"
+			if scorer != nil {
+				if opts.ScorerID, err = sf.id(); err != nil {
+					return err
+				}
+			}
+			return serveFlagNames.flagged(serve.Run(cmd.Context(), opts, serve.RunConfig{Addr: addr, Store: storeSpec, Batched: !sf.noBatch}))
 		},
 	}
 	sf.register(c)

@@ -122,7 +122,7 @@ writes the report (JSON) with every unit left out.`,
 	c.Flags().StringVar(&commit, "commit", "", "the checkout's commit, when --in has no .git (exercism, thealgorithms)")
 	c.Flags().StringVar(&report, "report", "", "also write the report, with every unit left out, to this JSON file (exercism, thealgorithms)")
 	c.Flags().Float64Var(&slowFactor, "slow-factor", convert.DefaultSlowFactor, "leave out a task whose reference takes more than this many times the median (exercism, thealgorithms)")
-	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+corpus.WorkersZero)
+	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+workersZero)
 	addSandboxLimitsFlag(c, &sbLimits)
 	return c
 }
@@ -193,7 +193,7 @@ file with malformed lines is refused (exit 2, file:line) unless
 	fl.StringVar(&f.out, "out", "", "output JSONL file (the tasks with roots)")
 	fl.IntVar(&f.roots, "roots", 5, "roots per task (at most)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the mutations")
-	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+corpus.WorkersZero)
+	fl.IntVar(&f.workers, "workers", 0, "sandbox workers (and tasks injected concurrently)"+workersZero)
 	fl.BoolVar(&f.replace, "replace", false, "replace roots that tasks already have")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage+"; the output leaves them out")
 	addSandboxLimitsFlag(c, &f.limits)
@@ -265,7 +265,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 		Example: `  triage tasks validate --tasks bundled
   triage tasks validate --tasks kodcode.jsonl --workers 4 --json > report.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			limits, err := lf.Limits()
+			limits, err := lf.limits()
 			if err != nil {
 				return err
 			}
@@ -305,7 +305,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 	}
 	c.Flags().StringVar(&spec, "tasks", "", `task file (JSONL) or "bundled"`)
 	addSandboxLimitsFlag(c, &sbLimits)
-	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+corpus.WorkersZero)
+	c.Flags().IntVar(&workers, "workers", 0, "concurrent sandbox runs"+workersZero)
 	lf.register(c.Flags(), false)
 	deprecatedAlias(c, "timeout", "test-timeout")
 	return c

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +20,26 @@ import (
 type trainFlags struct {
 	json bool // the global --json
 	train.Setup
+	sets                           []string
 	resume, noProgress, recordTest bool
+}
+
+// trainFlagNames are the flags of train.Setup's and train.Options' fields
+// that errors name.
+var trainFlagNames = commonFlags.with(flagNames{"Options.Epochs": "--epochs", "Options.Steps": "--steps",
+	"Options.Arch": "--arch", "Options.Base": "--base", "Arch": "--arch", "Base": "--base",
+	"Inputs.NoProgram": "--no-program", "Inputs.NoWords": "--no-words", "Inputs.Siblings": "--siblings",
+	"Inputs.NoParentText": "--no-parent-text", "Inputs.NoEditText": "--no-edit-text", "Resume": "--resume",
+	"LODO.HybridGrid": "--hybrid-grid"})
+
+// setup returns the training setup with the --set knobs applied to its
+// options.
+func (f *trainFlags) setup() (train.Setup, error) {
+	s := f.Setup
+	if err := s.Options.ApplySets(f.sets); err != nil {
+		return s, badInput("--set: %v", err)
+	}
+	return s, nil
 }
 
 func newTrainCmd() *cobra.Command {
@@ -97,14 +118,18 @@ func addTrainFlags(c *cobra.Command, f *trainFlags) {
 	fl.Float64Var(&o.RankWeight, "rank-weight", 0, "weight of a ranking term over each parent's edits added to the survival loss (0: none)")
 	fl.BoolVar(&o.Inputs.NoLength, "no-length", false, "the model does not read the parent program's raw length (task sources differ in it)")
 	fl.BoolVar(&o.Inputs.Siblings, "siblings", false, "bag: also where the edit ranks among its parent's edits (by the proposer's score, naturalness, the suspicion of its line) and the parent's test counts")
-	fl.StringArrayVar(&f.Sets, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
+	fl.StringArrayVar(&f.sets, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
 }
 
 func runTrain(ctx context.Context, f *trainFlags) error {
-	run, err := train.RunCommand(ctx, train.RunConfig{Setup: f.Setup, Resume: f.resume, RecordTest: f.recordTest,
-		Progress: progressBar(f.noProgress), Versions: trainVersions(), Command: commandLine()})
+	setup, err := f.setup()
 	if err != nil {
 		return err
+	}
+	run, err := train.RunCommand(ctx, train.RunConfig{Setup: setup, Resume: f.resume, RecordTest: f.recordTest,
+		Progress: progressBar(f.noProgress), Versions: trainVersions(), Command: commandLine()})
+	if err != nil {
+		return trainFlagNames.flagged(err)
 	}
 	if f.json {
 		return printJSON(os.Stdout, run)
@@ -167,18 +192,22 @@ two are the same).`,
 			if folds < 2 && !lodo.on {
 				return badInput("--folds must be ≥ 2")
 			}
-			bs, ps, err := train.CheckReplay(seeds, resamples, budgets, params)
+			bs, ps, err := checkReplay(seeds, resamples, budgets, params)
 			if err != nil {
 				return err
 			}
 			if lodo.on {
 				return runLODO(cmd, f, &lodo, ps, seeds, resamples, bs, jsonFile)
 			}
-			res, err := train.CVCommand(cmd.Context(), train.CVConfig{Setup: f.Setup, Folds: folds, FoldSeed: foldSeed,
+			setup, err := f.setup()
+			if err != nil {
+				return err
+			}
+			res, err := train.CVCommand(cmd.Context(), train.CVConfig{Setup: setup, Folds: folds, FoldSeed: foldSeed,
 				Params: ps, Seeds: seeds, Resamples: resamples, Budgets: bs, Ablations: ablations,
 				Progress: progressBar(f.noProgress), Versions: trainVersions()})
 			if err != nil {
-				return err
+				return trainFlagNames.flagged(err)
 			}
 			js := map[string]any{"report": report.JSON(res.Report), "folds": res.Folds, "paired": res.Paired}
 			if jsonFile != "" {
@@ -194,7 +223,7 @@ two are the same).`,
 	fl.IntVar(&folds, "folds", 5, "number of folds of tasks")
 	fl.Uint64Var(&foldSeed, "fold-seed", 1, "seed of the assignment of tasks to folds")
 	fl.StringVar(&params, "params", "", "baseline hyperparameters (JSON from 'triage tune')")
-	fl.StringVar(&budgets, "budgets", "4,8,16,36", eval.BudgetsUsage)
+	fl.StringVar(&budgets, "budgets", "4,8,16,36", budgetsUsage)
 	fl.IntVar(&seeds, "seeds", 10, "seeds per stochastic baseline")
 	fl.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples of tasks")
 	fl.StringVar(&jsonFile, "json-file", "", "also write the JSON result to this file")
@@ -220,14 +249,89 @@ func (l *lodoFlags) register(c *cobra.Command) {
 	fl.StringVar(&l.hybridGrid, "hybrid-grid", train.DefaultHybridGrid, "with --lodo: grid the hybrid is tuned over on the training dataset's val split")
 }
 
+// checkReplay checks the replay flags cv and cv --lodo share (--seeds,
+// --bootstrap, --budgets, --params) and returns the budgets and the params
+// file's hyperparameters. A bad value is bad input naming its flag.
+func checkReplay(seeds, resamples int, budgets, paramsFile string) ([]int, policy.ParamSet, error) {
+	if seeds < 1 || resamples < 1 {
+		return nil, nil, badInput("--seeds and --bootstrap must be ≥ 1")
+	}
+	bs, err := parseBudgets("budgets", budgets)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, err := eval.LoadParams(paramsFile)
+	return bs, ps, flagNames{"Params": "--params"}.flagged(err)
+}
+
+// parseDatasets reads the --corpus entries of `cv --lodo`: NAME=DIR starts
+// a dataset, a bare DIR adds a folder to the dataset before it (so
+// `--corpus a=x,y --corpus b=z` is two datasets).
+func parseDatasets(entries []string) (names []string, dirs [][]string, err error) {
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		name, dir, named := strings.Cut(e, "=")
+		switch {
+		case named && (name == "" || dir == ""):
+			return nil, nil, badInput("--corpus %q: want NAME=DIR", e)
+		case named:
+			if slices.Contains(names, name) {
+				return nil, nil, badInput("--corpus: dataset %s given twice", name)
+			}
+			names, dirs = append(names, name), append(dirs, []string{dir})
+		case len(names) == 0:
+			return nil, nil, badInput("--corpus %q: with --lodo the first folder needs a dataset name, NAME=DIR", e)
+		default:
+			dirs[len(dirs)-1] = append(dirs[len(dirs)-1], e)
+		}
+	}
+	if len(names) < 2 {
+		return nil, nil, badInput("--lodo needs at least two datasets (--corpus NAME=DIR,... per dataset), got %d", len(names))
+	}
+	return names, dirs, nil
+}
+
+// lodoConfig checks the flags of `triage cv --lodo` (the datasets, no
+// --params, the training seeds, the hybrid grid) and returns its run.
+func lodoConfig(f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int) (train.LODOConfig, error) {
+	c := train.LODOConfig{LODO: train.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble,
+		AllSplits: l.allSplits, Pairs: l.pairs, Seeds: seeds, Budgets: budgets, Resamples: resamples},
+		Versions: trainVersions(), Command: commandLine()}
+	var err error
+	if c.Names, c.Folders, err = parseDatasets(f.Corpus); err != nil {
+		return c, err
+	}
+	if len(ps) > 0 {
+		return c, badInput("--params: with --lodo every baseline is tuned on the training dataset's val split")
+	}
+	if l.trainSeeds != "" {
+		seeds, err := parseInts("train-seeds", l.trainSeeds)
+		if err != nil {
+			return c, err
+		}
+		for _, s := range seeds {
+			c.LODO.TrainSeeds = append(c.LODO.TrainSeeds, uint64(s))
+		}
+	}
+	if _, err := policy.ParseGrid(l.hybridGrid); err != nil {
+		return c, badInput("--hybrid-grid: %v", err)
+	}
+	c.Setup, err = f.setup()
+	return c, err
+}
+
 // runLODO is `triage cv --lodo`.
 func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int, jsonFile string) error {
-	res, err := train.LODOCommand(cmd.Context(), train.LODOConfig{Setup: f.Setup, Params: ps, TrainSeedList: l.trainSeeds,
-		LODO: train.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble, AllSplits: l.allSplits,
-			Pairs: l.pairs, Seeds: seeds, Budgets: budgets, Resamples: resamples},
-		Versions: trainVersions(), Command: commandLine()})
+	c, err := lodoConfig(f, l, ps, seeds, resamples, budgets)
 	if err != nil {
 		return err
+	}
+	res, err := train.LODOCommand(cmd.Context(), c)
+	if err != nil {
+		return trainFlagNames.flagged(err)
 	}
 	if jsonFile != "" {
 		if err := report.WriteJSONFile(jsonFile, res); err != nil {

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/policy"
 	"triage/search/eval"
 	"triage/search/eval/report"
 )
@@ -37,12 +38,31 @@ split is refused.`,
 	fl.StringVar(&f.out, "out", "", "JSON file of chosen hyperparameters, merged if it exists (required)")
 	fl.IntVar(&f.seeds, "seeds", 10, "seeds per stochastic policy")
 	fl.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint of the hybrid policy (default: the embedded default)")
-	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+corpus.WorkersZero)
+	fl.IntVar(&f.workers, "workers", 0, "parallel replays"+workersZero)
 	return c
 }
 
+// tuneFlagNames are the flags of report.TuneOptions' fields.
+var tuneFlagNames = commonFlags.with(flagNames{"Policy": "--policy", "Points": "--grid", "Metric": "--metric",
+	"Seeds": "--seeds"})
+
 func runTune(cmd *cobra.Command, f *tuneFlags) error {
-	return report.Tune(cmd.Context(), cmd.OutOrStdout(), report.TuneOptions{Corpus: f.corpus, Split: f.split,
-		Policy: f.policy, Grid: f.grid, Checkpoint: f.checkpoint, Load: loadLearnedScorer, Metric: eval.Metric(f.metric),
-		Out: f.out, Seeds: f.seeds, Workers: f.workers, JSON: jsonFlag(cmd)})
+	o := report.TuneOptions{Corpus: splitList(f.corpus), CorpusName: f.corpus, Split: f.split, Policy: f.policy,
+		Metric: eval.Metric(f.metric), Out: f.out, Seeds: f.seeds, Workers: f.workers, JSON: jsonFlag(cmd)}
+	if f.grid != "" {
+		var err error
+		if o.Points, err = policy.ParseGrid(f.grid); err != nil {
+			return badInput("--grid: %v", err)
+		}
+	}
+	if err := o.Validate(); err != nil {
+		return tuneFlagNames.flagged(err)
+	}
+	scorer, free, err := learnedScorer([]string{f.policy}, f.checkpoint)
+	defer free()
+	if err != nil {
+		return err
+	}
+	o.Scorer = scorer
+	return tuneFlagNames.flagged(report.Tune(cmd.Context(), cmd.OutOrStdout(), o))
 }

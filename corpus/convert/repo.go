@@ -16,23 +16,24 @@ import (
 var commitRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // Commit returns the commit of the checked-out folder dir: the one its .git
-// names (HEAD, a ref it points to, or packed-refs), else flag. Both given
-// must agree; neither is bad input, as is a flag that is not 40 hex digits.
-func Commit(dir, flag string) (string, error) {
-	flag = strings.ToLower(strings.TrimSpace(flag))
-	if flag != "" && !commitRE.MatchString(flag) {
-		return "", corpus.BadInput("--commit %q: want the full 40-hex commit", flag)
+// names (HEAD, a ref it points to, or packed-refs), else given (the
+// option Commit). Both given must agree; neither is bad input, as is a
+// given commit that is not 40 hex digits.
+func Commit(dir, given string) (string, error) {
+	given = strings.ToLower(strings.TrimSpace(given))
+	if given != "" && !commitRE.MatchString(given) {
+		return "", corpus.Invalid("{Commit} %q: want the full 40-hex commit", given)
 	}
 	got, err := gitHead(dir)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("read the commit of %s: %w", dir, err)
-	case err != nil && flag == "":
-		return "", corpus.BadInput("%s has no .git to read its commit from: pass --commit", dir)
+	case err != nil && given == "":
+		return "", corpus.Invalid("%s has no .git to read its commit from: pass {Commit}", dir)
 	case err != nil:
-		return flag, nil
-	case flag != "" && flag != got:
-		return "", corpus.BadInput("--commit %s, but %s is checked out at %s", flag, dir, got)
+		return given, nil
+	case given != "" && given != got:
+		return "", corpus.Invalid("{Commit} %s, but %s is checked out at %s", given, dir, got)
 	}
 	return got, nil
 }

@@ -62,8 +62,9 @@ var builtin = func() map[string]func() ([]corpus.Task, error) {
 
 // Load loads tasks from a JSONL path, or an embedded set when spec
 // names one (Sources). Malformed lines are logged with file and line; unless
-// skipBadLines, a file with one is bad input (exit 2) naming the first.
-// A missing file, or a file with no valid task, is bad input too.
+// skipBadLines, a file with one is bad input naming the first (and the
+// option SkipBadLines). A missing file, or a file with no valid task, is
+// bad input too.
 func Load(spec string, skipBadLines bool) ([]corpus.Task, error) {
 	tasks, bad, err := LoadLines(spec)
 	if err != nil {
@@ -77,7 +78,7 @@ func Load(spec string, skipBadLines bool) ([]corpus.Task, error) {
 		if len(bad) > 1 {
 			more = fmt.Sprintf(" (and %d more malformed lines)", len(bad)-1)
 		}
-		return nil, corpus.BadInput("%v%s; fix the file or pass --skip-bad-lines", bad[0], more)
+		return nil, corpus.Invalid("%v%s; fix the file or pass {SkipBadLines}", bad[0], more)
 	}
 	if len(tasks) == 0 && len(bad) == 0 {
 		return nil, corpus.BadInput("%s: no task", spec)
@@ -105,7 +106,7 @@ func SamePath(a, b string) bool {
 // malformed lines themselves.
 func LoadLines(spec string) ([]corpus.Task, []corpus.TaskLineError, error) {
 	if spec == "" {
-		return nil, nil, corpus.BadInput("--tasks is required: a JSONL file or an embedded set (%s)", strings.Join(Names(), ", "))
+		return nil, nil, corpus.Invalid("{Tasks} is required: a JSONL file or an embedded set (%s)", strings.Join(Names(), ", "))
 	}
 	if load, ok := builtin[spec]; ok {
 		tasks, err := load()

@@ -13,19 +13,17 @@ import (
 	"triage/search/tsapr"
 )
 
-// Config is one `triage search` run as its flags give it, checked by the
-// command: the tasks, the methods and their settings.
+// Config is one live search over a task set (`triage search`): the tasks,
+// the methods and their settings.
 type Config struct {
 	Tasks       []corpus.Task
 	TasksSource string
-	// Methods are policy and/or tsapr, each once, in the table's order.
+	// Methods are MethodPolicy and/or MethodTSAPR, each once, in the
+	// table's order.
 	Methods []string
-	// Policies, Params and Checkpoint choose the policies of Methods'
-	// policy (eval.BuildPolicies under the flag --policy).
-	Policies   []string
-	ParamsFile string
-	Checkpoint string
-	LoadScorer eval.ScorerLoader
+	// Policies are the policies of MethodPolicy, built
+	// (eval.BuildPolicies).
+	Policies []eval.Policy
 	// Proposer is the built proposer, ProposerName its name (mutate or
 	// openai).
 	Proposer     setup.Proposer
@@ -34,15 +32,13 @@ type Config struct {
 	// and Seed from here too.
 	K, D, Budget int
 	Seed         uint64
-	// TSAPR holds TSAPR's own options (Budget, Seed, Model and Diff are
-	// set from the rest of Config).
+	// TSAPR holds TSAPR's own options (Budget, Seed and Diff are set from
+	// the rest of Config).
 	TSAPR tsapr.Options
-	// Prompts, when set, is a folder of prompt files replacing TSAPR's
-	// defaults (--prompts).
-	Prompts string
 	// Roots per task, Workers (tasks searched at once and sandbox
-	// workers), Limits (a fixed limit, or adaptive ones from each task's
-	// reference) and SandboxLimits (the --sandbox-limits policy).
+	// workers: 0, one per CPU), Limits (a fixed limit, or adaptive ones
+	// from each task's reference) and SandboxLimits (whether the sandbox
+	// may run without its cgroup limits).
 	Roots, Workers int
 	Limits         corpus.TimeLimits
 	SandboxLimits  sandbox.LimitsPolicy
@@ -53,29 +49,25 @@ type Config struct {
 	// finished search with the number finished so far.
 	Progress bool
 	OnRoot   func(done int)
-	// Split (train, val, test or all), Judge (--judge: llm, tests or auto)
-	// and Given (whether the user gave the flag of that name) are what
-	// Validate checks besides the fields above; it sets TSAPR.Judge.
-	Split, Judge string
-	Given        func(flag string) bool
 }
 
-// tsaprFlags are the flags that apply to --method tsapr alone.
-var tsaprFlags = []string{"judge", "judge-model", "samples", "c", "beta", "max-expansion", "prompts", "until-budget"}
+// The methods of a live search.
+const (
+	MethodPolicy = "policy" // best-first search over the frontier with a policy
+	MethodTSAPR  = "tsapr"  // TSAPR's own search over LLM patches
+)
 
-// Validate checks c as the flags of `triage search` filled it (before the
-// tasks are read): counts, the budget, --workers (resolved), --out,
-// --split, the methods and the flags that apply to only one of them. A bad
-// value is bad input (corpus.InputError) naming its flag.
+// Validate checks c before the tasks are read: the counts, the budget,
+// Workers, Out, the methods, and TSAPR's constants. A bad value is bad
+// input naming its field (corpus.Invalid).
 func (c *Config) Validate() error {
 	if c.Budget < 1 || c.Roots < 1 || c.K < 1 || c.D < 1 || c.Resamples < 1 {
-		return corpus.BadInput("--budget, --roots, --k, --depth and --bootstrap must be ≥ 1")
+		return corpus.Invalid("{Budget}, {Roots}, {K}, {D} and {Resamples} must be ≥ 1")
 	}
 	if c.Budget > eval.MaxBudget {
-		return corpus.BadInput("--budget %d is above the largest budget, %d", c.Budget, eval.MaxBudget)
+		return corpus.Invalid("{Budget} %d is above the largest budget, %d", c.Budget, eval.MaxBudget)
 	}
-	var err error
-	if c.Workers, err = corpus.Workers(c.Workers); err != nil {
+	if _, err := corpus.Workers(c.Workers); err != nil {
 		return err
 	}
 	if c.Out != "" {
@@ -83,72 +75,49 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	if err := corpus.CheckSplit("--split", c.Split, "all"); err != nil {
-		return err
+	if len(c.Methods) == 0 {
+		return corpus.Invalid("{Methods} is empty")
 	}
-	if c.Methods, err = ParseMethods(c.Methods); err != nil {
-		return err
-	}
-	given := c.Given
-	if given == nil {
-		given = func(string) bool { return false }
-	}
-	if !slices.Contains(c.Methods, "policy") && given("policy") {
-		return corpus.BadInput("--policy applies to --method policy")
-	}
-	usesTSAPR := slices.Contains(c.Methods, "tsapr")
-	for _, name := range tsaprFlags {
-		if !usesTSAPR && given(name) {
-			return corpus.BadInput("--%s applies to --method tsapr", name)
+	for i, m := range c.Methods {
+		if m != MethodPolicy && m != MethodTSAPR {
+			return corpus.Invalid("{Methods} %q: want %s or %s", m, MethodPolicy, MethodTSAPR)
+		}
+		if slices.Contains(c.Methods[:i], m) {
+			return corpus.Invalid("{Methods}: %s given twice", m)
 		}
 	}
-	if usesTSAPR && c.ProposerName != "openai" {
-		return corpus.BadInput("--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME")
-	}
-	if c.TSAPR.Judge, err = tsapr.ParseJudgeMode(c.Judge); err != nil {
-		return corpus.BadInput("--judge: %v", err)
-	}
 	if t := c.TSAPR; t.C < 0 || !(t.Beta >= 0 && t.Beta <= 1) || t.MaxExpansion < 1 || t.Samples < 1 {
-		return corpus.BadInput("--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1")
+		return corpus.Invalid("{TSAPR.C} must be ≥ 0, {TSAPR.Beta} in [0, 1], {TSAPR.MaxExpansion} and {TSAPR.Samples} ≥ 1")
 	}
 	return nil
 }
 
-// Search builds the policies and TSAPR of c, starts the sandbox, sets each
-// task's time limit (adaptive limits unless c.Limits fixes one), searches
-// every root with every method, summarizes, and writes the trees to c.Out.
-// A search cut short (Ctrl-C) still returns its report; Report.Err says so.
+// Search checks c, starts the sandbox, sets each task's time limit
+// (adaptive limits unless c.Limits fixes one), searches every root with
+// every method, summarizes, and writes the trees to c.Out. A search cut
+// short (Ctrl-C) still returns its report; Report.Err says so.
 func Search(ctx context.Context, c Config) (*Report, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	c.Workers, _ = corpus.Workers(c.Workers)
 	limits := map[string]corpus.RunOptions{}
 	var runs []Method
 	for _, m := range c.Methods {
-		if m == "tsapr" {
+		if m == MethodTSAPR {
+			if c.Proposer.Client == nil {
+				return nil, corpus.Invalid("{Methods} %s needs an LLM: an openai proposer", m)
+			}
 			o := c.TSAPR
 			o.Budget, o.Seed = c.Budget, c.Seed
 			o.Diff = func(a, b string) string { return report.UnifiedDiff("a/solution.py", "b/solution.py", a, b) }
-			if c.Prompts != "" {
-				p, err := tsapr.LoadPrompts(c.Prompts)
-				if err != nil {
-					return nil, corpus.BadInput("--prompts: %v", err)
-				}
-				o.Prompts = p
-			}
 			runs = append(runs, &TSAPRMethod{Client: c.Proposer.Client, Opts: o})
 			continue
 		}
 		if len(c.Policies) == 0 {
-			return nil, corpus.BadInput("--policy is empty")
+			return nil, corpus.Invalid("{Policies} is empty")
 		}
-		ps, err := eval.LoadParams("--params", c.ParamsFile)
-		if err != nil {
-			return nil, err
-		}
-		pols, release, err := eval.BuildPolicies(ctx, "--policy", c.Policies, ps, c.Checkpoint, c.LoadScorer)
-		defer release()
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range pols {
+		for _, p := range c.Policies {
 			runs = append(runs, &PolicyMethod{Policy: p.Policy, Proposer: c.Proposer.Proposer, ProposerName: c.ProposerName,
 				Model: c.Proposer.Model, K: c.K, D: c.D, Budget: c.Budget, Seed: c.Seed, Limits: limits})
 		}
@@ -193,25 +162,4 @@ func Search(ctx context.Context, c Config) (*Report, error) {
 		}
 	}
 	return rep, nil
-}
-
-// ParseMethods reads --method: a comma list of policy and tsapr.
-func ParseMethods(list []string) ([]string, error) {
-	var methods []string
-	for _, m := range list {
-		if m == "" {
-			continue
-		}
-		if m != "policy" && m != "tsapr" {
-			return nil, corpus.BadInput("--method %q: want policy, tsapr, or a comma list of them", m)
-		}
-		if slices.Contains(methods, m) {
-			return nil, corpus.BadInput("--method: %s given twice", m)
-		}
-		methods = append(methods, m)
-	}
-	if len(methods) == 0 {
-		return nil, corpus.BadInput("--method is empty")
-	}
-	return methods, nil
 }

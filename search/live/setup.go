@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"strings"
 	"time"
 	"triage/corpus"
 	"triage/search/eval/report"
@@ -46,52 +44,23 @@ func AdaptiveLimits(ctx context.Context, exec corpus.Executor, tasks []corpus.Ta
 	return kept, nil
 }
 
-// CheckOut refuses an output folder (--out) that already holds a corpus.
+// CheckOut refuses an output folder (the field Out) that already holds a
+// corpus.
 func CheckOut(out string) error {
 	if _, err := os.Stat(out); err != nil {
 		return nil
 	}
 	shards, err := corpus.ListShards(out)
 	if err != nil {
-		return corpus.BadInput("--out %s: %v", out, err)
+		return corpus.Invalid("{Out} %s: %v", out, err)
 	}
 	if len(shards) > 0 {
-		return corpus.BadInput("--out %s already holds a corpus (%d shards): use a new folder", out, len(shards))
+		return corpus.Invalid("{Out} %s already holds a corpus (%d shards): use a new folder", out, len(shards))
 	}
 	if _, err := os.Stat(out + "/" + corpus.ManifestName(0, 1)); err == nil {
-		return corpus.BadInput("--out %s already holds a manifest: use a new folder", out)
+		return corpus.Invalid("{Out} %s already holds a manifest: use a new folder", out)
 	}
 	return nil
-}
-
-// SelectTasks keeps the tasks of split ("all" for every split) and ids
-// (comma-separated, empty for all) from all, the task set read from source.
-func SelectTasks(all []corpus.Task, source, split, taskIDs string) ([]corpus.Task, error) {
-	var ids []string
-	for _, id := range strings.Split(taskIDs, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			ids = append(ids, id)
-		}
-	}
-	inSplit, err := corpus.TasksOfSplits(all, []string{split})
-	if err != nil {
-		return nil, corpus.BadInput("--split: %v", err)
-	}
-	var tasks []corpus.Task
-	for _, t := range inSplit {
-		if len(ids) == 0 || slices.Contains(ids, t.ID) {
-			tasks = append(tasks, t)
-		}
-	}
-	for _, id := range ids {
-		if !slices.ContainsFunc(all, func(t corpus.Task) bool { return t.ID == id }) {
-			return nil, corpus.BadInput("--task-ids: no task %q in %s", id, source)
-		}
-	}
-	if len(tasks) == 0 {
-		return nil, corpus.BadInput("%s: no task in split %q with the given ids", source, split)
-	}
-	return tasks, nil
 }
 
 // Progress shows the progress of a Run: a progress bar on a terminal, and one structured log
@@ -164,7 +133,7 @@ func WriteTrees(out string, methods []Method, rep *Report, numTasks, roots int) 
 // writeTreeCorpus writes one method's trees as a one-shard corpus in dir.
 func writeTreeCorpus(dir string, rs []*RootResult, rep *Report, numTasks, roots int, complete bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
+		return corpus.FieldErrorf("{Out}: %w", err)
 	}
 	name := corpus.ShardFileName(0)
 	path := filepath.Join(dir, name)

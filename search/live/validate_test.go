@@ -2,23 +2,18 @@ package live
 
 import (
 	"errors"
-	"slices"
 	"testing"
 
 	"triage/corpus"
 	"triage/search/tsapr"
 )
 
-// TestValidate: search's option checks return bad input naming the flag.
+// TestValidate: search's option checks return bad input naming the field.
 func TestValidate(t *testing.T) {
 	check := func(edit func(*Config)) error {
-		c := Config{Budget: 16, Roots: 1, K: 3, D: 4, Resamples: 1, Split: "all", Judge: "auto",
-			Methods: []string{"policy"}, ProposerName: "mutate", TSAPR: tsapr.DefaultOptions()}
+		c := Config{Budget: 16, Roots: 1, K: 3, D: 4, Resamples: 1, Methods: []string{MethodPolicy}, TSAPR: tsapr.DefaultOptions()}
 		edit(&c)
 		return c.Validate()
-	}
-	given := func(names ...string) func(string) bool {
-		return func(n string) bool { return slices.Contains(names, n) }
 	}
 	if err := check(func(*Config) {}); err != nil {
 		t.Fatalf("valid config: %v", err)
@@ -27,15 +22,13 @@ func TestValidate(t *testing.T) {
 		err  error
 		want string
 	}{
-		{check(func(c *Config) { c.K = 0 }), "--budget, --roots, --k, --depth and --bootstrap must be ≥ 1"},
-		{check(func(c *Config) { c.Budget = 10_001 }), "--budget 10001 is above the largest budget, 10000"},
-		{check(func(c *Config) { c.Split = "dev" }), `--split "dev": want train, val, test, all`},
-		{check(func(c *Config) { c.Methods = []string{"policy", "policy"} }), "--method: policy given twice"},
-		{check(func(c *Config) { c.Given = given("samples") }), "--samples applies to --method tsapr"},
-		{check(func(c *Config) { c.Methods, c.Given = []string{"tsapr"}, given("policy") }), "--policy applies to --method policy"},
-		{check(func(c *Config) { c.Methods = []string{"tsapr"} }), "--method tsapr needs an LLM: --proposer openai --base-url URL --model NAME"},
-		{check(func(c *Config) { c.Judge = "human" }), `--judge: judge "human": want llm, tests or auto`},
-		{check(func(c *Config) { c.TSAPR.Beta = 2 }), "--c must be ≥ 0, --beta in [0, 1], --max-expansion and --samples ≥ 1"},
+		{check(func(c *Config) { c.K = 0 }), "Budget, Roots, K, D and Resamples must be ≥ 1"},
+		{check(func(c *Config) { c.Budget = 10_001 }), "Budget 10001 is above the largest budget, 10000"},
+		{check(func(c *Config) { c.Workers = -1 }), "Workers -1: want ≥ 1, or 0 for one per CPU"},
+		{check(func(c *Config) { c.Methods = nil }), "Methods is empty"},
+		{check(func(c *Config) { c.Methods = []string{"mcts"} }), `Methods "mcts": want policy or tsapr`},
+		{check(func(c *Config) { c.Methods = []string{MethodPolicy, MethodPolicy} }), "Methods: policy given twice"},
+		{check(func(c *Config) { c.TSAPR.Beta = 2 }), "TSAPR.C must be ≥ 0, TSAPR.Beta in [0, 1], TSAPR.MaxExpansion and TSAPR.Samples ≥ 1"},
 	} {
 		var ie *corpus.InputError
 		if tc.err == nil || !errors.As(tc.err, &ie) || tc.err.Error() != tc.want {

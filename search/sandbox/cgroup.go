@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"triage/corpus"
 )
 
 // cgroupRoot is where cgroups are mounted: the v1 hierarchies in folders
@@ -423,13 +425,13 @@ const (
 	LimitsRequire LimitsPolicy = "require" // refuse: New returns an error wrapping ErrNoLimits
 )
 
-// ParseLimitsPolicy reads a --sandbox-limits value.
+// ParseLimitsPolicy reads a limits policy by name: require or warn.
 func ParseLimitsPolicy(s string) (LimitsPolicy, error) {
 	switch p := LimitsPolicy(s); p {
 	case LimitsWarn, LimitsRequire:
 		return p, nil
 	}
-	return "", fmt.Errorf("--sandbox-limits %q: want require or warn", s)
+	return "", corpus.FieldErrorf("{Limits} %q: want require or warn", s)
 }
 
 // checkLimits returns an error wrapping ErrNoLimits when cg lacks a limit
@@ -442,5 +444,5 @@ func checkLimits(policy LimitsPolicy, cg *cgroup, warn []string) error {
 	if reason == "" {
 		reason = "no cgroup"
 	}
-	return fmt.Errorf("%w: %s (run as root where cgroup v1, or cgroup v2 with memory and pids delegated, is writable; in a container: privileged, see docs/deploy.md; or accept running without them: --sandbox-limits warn)", ErrNoLimits, reason)
+	return corpus.FieldErrorf("%w: %s (run as root where cgroup v1, or cgroup v2 with memory and pids delegated, is writable; in a container: privileged, see docs/deploy.md; or accept running without them: {Limits} warn)", ErrNoLimits, reason)
 }

@@ -304,7 +304,7 @@ func TestCgroupV1Unavailable(t *testing.T) {
 		t.Fatalf("cgroup %+v, warn %q", cg, warn)
 	}
 	err := checkLimits(LimitsRequire, cg, warn)
-	if !errors.Is(err, ErrNoLimits) || !strings.Contains(err.Error(), "pids controller not mounted") || !strings.Contains(err.Error(), "--sandbox-limits warn") {
+	if !errors.Is(err, ErrNoLimits) || !strings.Contains(err.Error(), "pids controller not mounted") || !strings.Contains(err.Error(), "Limits warn") {
 		t.Fatalf("checkLimits: %v", err)
 	}
 	if err := checkLimits(LimitsWarn, cg, warn); err != nil {

@@ -122,7 +122,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) noScorer() error {
-	return errorf(http.StatusNotImplemented, "no learned scorer on this server: %s (start `triage serve` with --checkpoint; baseline policies work without one)", s.opts.ScorerError)
+	return errorf(http.StatusNotImplemented, "no learned scorer on this server: %s (%s)", s.opts.ScorerError, s.opts.ScorerHint)
 }
 
 func (s *Server) handlePriorities(w http.ResponseWriter, r *http.Request) {

@@ -41,6 +41,9 @@ type Options struct {
 	// then ScorerError says why (it is shown to clients).
 	Scorer      policy.Scorer
 	ScorerError string
+	// ScorerHint tells a client what would give the server a scorer
+	// (default: that a checkpoint would, and that baselines need none).
+	ScorerHint string
 	// MaxBodyBytes bounds a request body (default 8 MiB; larger: 413).
 	MaxBodyBytes int64
 	// RequestTimeout bounds the handling of one request (default 60 s).
@@ -107,6 +110,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.ScorerHint == "" {
+		o.ScorerHint = "start the server with a checkpoint; baseline policies work without one"
 	}
 	if o.Scorer == nil && o.ScorerError == "" {
 		o.ScorerError = "no checkpoint is loaded"

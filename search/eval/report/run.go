@@ -16,97 +16,61 @@ import (
 	"triage/search/eval"
 )
 
-// RunOptions says what `triage eval` evaluates and where it writes.
+// RunOptions say what `triage eval` evaluates and where it writes.
 type RunOptions struct {
-	Dirs   []string // corpus folders
-	Corpus string   // the corpus as the user named it, for titles and errors
-	Split  string
-	// Names, Params, Checkpoint, Load and Learned choose the policies
-	// (eval.BuildPolicies under the flag --policies).
-	Names      []string
-	Params     policy.ParamSet
-	Checkpoint string
-	Load       eval.ScorerLoader
-	Learned    []policy.LearnedOption
-	// ParamsFile (--params), ScoreBy (--score: s or p1) and
-	// RankWithinDepth (--rank-within-depth) are the flags Validate turns
-	// into Params and Learned.
-	ParamsFile      string
-	ScoreBy         string
-	RankWithinDepth bool
-	// Eval's Workers is the --workers value until Validate resolves it (0:
-	// one per CPU).
-	Eval eval.Options
-	// AutoWorkers (no --workers given) runs 32 replays at once when a
-	// policy needs the scorer: its episodes wait on the shared scorer, and
-	// more of them in flight fill its batches.
-	AutoWorkers bool
-	ReportPath  string // the HTML report ("" for none)
-	JSONFile    string // the JSON summary's file ("" for none)
-	JSON        bool   // print the JSON summary instead of the Markdown table
-	ViewTree    string // tree id in the report's viewer ("" for the first with a fix)
-	ViewPolicy  string // policy in the viewer ("" for learned if evaluated, else passrate)
+	Corpus     []string // corpus folders
+	CorpusName string   // the corpus as the user named it, for titles and errors
+	Split      string
+	// Policies are the policies to evaluate (eval.BuildPolicies).
+	Policies []eval.Policy
+	// Eval says how to replay; Eval.Workers 0 runs one replay per CPU, or
+	// 32 when a policy needs the scorer: its episodes wait on the shared
+	// scorer, and more of them in flight fill its batches.
+	Eval       eval.Options
+	ReportPath string // the HTML report ("" for none)
+	JSONFile   string // the JSON summary's file ("" for none)
+	JSON       bool   // print the JSON summary instead of the Markdown table
+	ViewTree   string // tree id in the report's viewer ("" for the first with a fix)
+	ViewPolicy string // policy in the viewer ("" for learned if evaluated, else passrate)
 }
 
-// Validate checks o as the flags of `triage eval` filled it (Corpus,
-// Split, Names, the flags' values) and fills what they give: Dirs, Params,
-// Learned, AutoWorkers and the resolved Eval.Workers. A bad value is bad
-// input (corpus.InputError) naming its flag.
+// Validate checks o: the replay's counts, the corpus folders and split,
+// and that the policies paired (Eval.Paired) are among Policies (once they
+// are built). A bad value is bad input naming its field (corpus.Invalid).
 func (o *RunOptions) Validate() error {
 	e := &o.Eval
 	if e.Seeds < 1 || e.Resamples < 1 {
-		return corpus.BadInput("--seeds and --bootstrap must be >= 1")
+		return corpus.Invalid("{Eval.Seeds} and {Eval.Resamples} must be >= 1")
 	}
 	if e.MaxExpansions < 0 || e.MaxExpansions > eval.MaxBudget {
-		return corpus.BadInput("--budget %d: want 0 (no cap) up to %d", e.MaxExpansions, eval.MaxBudget)
+		return corpus.Invalid("{Eval.MaxExpansions} %d: want 0 (no cap) up to %d", e.MaxExpansions, eval.MaxBudget)
 	}
-	o.AutoWorkers = e.Workers == 0
-	var err error
-	if e.Workers, err = corpus.Workers(e.Workers); err != nil {
+	if _, err := corpus.Workers(e.Workers); err != nil {
 		return err
 	}
-	if len(o.Names) == 0 {
-		return corpus.BadInput("--policies is empty")
-	}
-	if o.Params, err = eval.LoadParams("--params", o.ParamsFile); err != nil {
-		return err
-	}
-	if o.Dirs, err = CorpusDirs(o.Corpus, o.Split); err != nil {
-		return err
-	}
-	o.Learned = nil
-	switch o.ScoreBy {
-	case "s":
-	case "p1":
-		o.Learned = append(o.Learned, policy.ScoreByP1())
-	default:
-		return corpus.BadInput("--score %q: want s or p1", o.ScoreBy)
-	}
-	if o.RankWithinDepth {
-		o.Learned = append(o.Learned, policy.RankWithinDepth())
-	}
-	if !slices.Contains(o.Names, "learned") && (o.ScoreBy != "s" || o.RankWithinDepth) {
-		return corpus.BadInput("--score and --rank-within-depth change the learned policy, which --policies leaves out")
-	}
-	for _, n := range e.Paired {
-		if !slices.Contains(o.Names, n) {
-			return corpus.BadInput("--paired %s: not among --policies %s", n, strings.Join(o.Names, ","))
+	if o.Policies != nil {
+		var names []string
+		for _, p := range o.Policies {
+			names = append(names, p.Policy.Name())
+		}
+		for _, n := range e.Paired {
+			if !slices.Contains(names, n) {
+				return corpus.Invalid("{Eval.Paired} %s: not among {Policies} %s", n, strings.Join(names, ","))
+			}
 		}
 	}
-	return nil
+	return CheckCorpus(o.Corpus, o.Split)
 }
 
-// CorpusDirs checks --corpus (comma-separated folders) and --split, and
-// returns the folders.
-func CorpusDirs(dirs, split string) ([]string, error) {
-	if dirs == "" {
-		return nil, corpus.BadInput("--corpus is required")
+// CheckCorpus checks the corpus folders (field Corpus) and the split.
+func CheckCorpus(dirs []string, split string) error {
+	if len(dirs) == 0 {
+		return corpus.Invalid("{Corpus} is required")
 	}
-	if err := corpus.CheckSplit("--split", split); err != nil {
-		return nil, err
+	if err := corpus.CheckSplit(split); err != nil {
+		return err
 	}
-	list := corpus.SplitList(dirs)
-	return list, corpus.CheckDirs("--corpus", list)
+	return corpus.CheckDirs(dirs)
 }
 
 // Run validates o, evaluates the policies on the split and writes the
@@ -116,15 +80,12 @@ func Run(ctx context.Context, w io.Writer, o RunOptions) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	pols, release, err := eval.BuildPolicies(ctx, "--policies", o.Names, o.Params, o.Checkpoint, o.Load, o.Learned...)
-	defer release()
-	if err != nil {
-		return err
-	}
-	if slices.ContainsFunc(o.Names, policy.NeedsScorer) && o.AutoWorkers {
+	if o.Eval.Workers == 0 && slices.ContainsFunc(o.Policies, func(p eval.Policy) bool { return policy.NeedsScorer(p.Policy.Name()) }) {
 		o.Eval.Workers = 32
 	}
-	src, err := eval.OpenSplit(o.Dirs, o.Split, pols)
+	o.Eval.Workers, _ = corpus.Workers(o.Eval.Workers)
+	pols := o.Policies
+	src, err := eval.OpenSplit(o.Corpus, o.Split, pols)
 	if err != nil {
 		return err
 	}
@@ -132,9 +93,9 @@ func Run(ctx context.Context, w io.Writer, o RunOptions) error {
 	first := &firstTree{Source: src}
 	res, err := eval.Evaluate(ctx, first, pols, o.Eval)
 	if err != nil {
-		return eval.NoTreesInput(err, o.Corpus, o.Split)
+		return eval.NoTreesInput(err, o.CorpusName, o.Split)
 	}
-	rep := New("triage eval: "+o.Split+" split of "+o.Corpus, o.Corpus, o.Split, res)
+	rep := New("triage eval: "+o.Split+" split of "+o.CorpusName, o.CorpusName, o.Split, res)
 	if o.ReportPath != "" {
 		view := first.view()
 		if o.ViewTree != "" {
@@ -194,7 +155,7 @@ func (s *firstTree) view() string {
 // writeEvalHTML writes the HTML report, its viewer showing the tree with
 // id viewTree (read again, whole) searched by o.ViewPolicy.
 func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, pols []eval.Policy, o RunOptions) error {
-	tree, err := readTree(o.Dirs, o.Split, viewTree)
+	tree, err := readTree(o.Corpus, o.Split, viewTree)
 	if err != nil {
 		return err
 	}
@@ -216,7 +177,7 @@ func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, pols []eva
 	if vp == nil {
 		var err error
 		if vp, err = policy.New(want, nil); err != nil {
-			return corpus.BadInput("--view-policy: %v", err)
+			return corpus.Invalid("{ViewPolicy}: %v", err)
 		}
 	}
 	res, err := eval.Trace(ctx, tree, vp)
@@ -238,7 +199,7 @@ func readTree(dirs []string, split, id string) (*corpus.Tree, error) {
 	defer r.Close()
 	t, err := r.Next()
 	if errors.Is(err, io.EOF) {
-		return nil, corpus.BadInput("--view-tree %s: no such tree in split %s", id, split)
+		return nil, corpus.Invalid("{ViewTree} %s: no such tree in split %s", id, split)
 	}
 	return t, err
 }

@@ -34,56 +34,45 @@ func WriteTuning(w io.Writer, name string, tu *eval.Tuning, out string) error {
 }
 
 // TuneOptions are one `triage tune`: the policy and its grid, the corpus
-// folders (checked) and split, the selection metric, the file the choice
-// is merged into, and how to replay.
+// folders and split, the selection metric, the file the choice is merged
+// into, and how to replay.
 type TuneOptions struct {
-	Dirs          []string
-	Corpus, Split string
-	Policy        string
-	// Grid is the --grid value; Validate parses it into Points.
-	Grid   string
-	Points []policy.Params
-	// Checkpoint and Load give the scorer of a policy that needs one.
-	Checkpoint string
-	Load       eval.ScorerLoader
-	Metric     eval.Metric
-	Out        string
-	Seeds      int
-	// Workers replay at once (the --workers value, 0: one per CPU, until
-	// Validate resolves it); AutoWorkers (no --workers given) lets a policy
-	// with a scorer run 32, to fill the scorer's batches.
-	Workers     int
-	AutoWorkers bool
+	Corpus     []string // corpus folders
+	CorpusName string   // the corpus as the user named it, for errors
+	Split      string
+	Policy     string
+	Points     []policy.Params // the grid
+	// Scorer is the learned model of a policy that needs one.
+	Scorer policy.Scorer
+	Metric eval.Metric
+	Out    string
+	Seeds  int
+	// Workers replay at once (0: one per CPU, or 32 for a policy with a
+	// scorer, to fill the scorer's batches).
+	Workers int
 	// JSON prints the JSON record instead of the table.
 	JSON bool
 }
 
-// Validate checks o as the flags of `triage tune` filled it and fills
-// what they give: Points, Dirs, AutoWorkers and the resolved Workers. A bad
-// value is bad input (corpus.InputError) naming its flag.
+// Validate checks o. A bad value is bad input naming its field
+// (corpus.Invalid).
 func (o *TuneOptions) Validate() error {
 	if o.Split == corpus.SplitTest {
-		return corpus.BadInput("--split test: hyperparameters are tuned on val (or train), never on test")
+		return corpus.Invalid("{Split} test: hyperparameters are tuned on val (or train), never on test")
 	}
-	if o.Policy == "" || o.Grid == "" || o.Out == "" {
-		return corpus.BadInput("--policy, --grid and --out are required")
+	if o.Policy == "" || len(o.Points) == 0 || o.Out == "" {
+		return corpus.Invalid("{Policy}, {Points} and {Out} are required")
 	}
 	if o.Metric != eval.MetricET && o.Metric != eval.MetricAUSC {
-		return corpus.BadInput("--metric %q: want ET or AUSC", o.Metric)
+		return corpus.Invalid("{Metric} %q: want ET or AUSC", o.Metric)
 	}
 	if o.Seeds < 1 {
-		return corpus.BadInput("--seeds must be >= 1")
+		return corpus.Invalid("{Seeds} must be >= 1")
 	}
-	o.AutoWorkers = o.Workers == 0
-	var err error
-	if o.Workers, err = corpus.Workers(o.Workers); err != nil {
+	if _, err := corpus.Workers(o.Workers); err != nil {
 		return err
 	}
-	if o.Points, err = policy.ParseGrid(o.Grid); err != nil {
-		return corpus.BadInput("--grid: %v", err)
-	}
-	o.Dirs, err = CorpusDirs(o.Corpus, o.Split)
-	return err
+	return CheckCorpus(o.Corpus, o.Split)
 }
 
 // Tune validates o, replays o.Policy at every grid point on the split,
@@ -94,19 +83,13 @@ func Tune(ctx context.Context, w io.Writer, o TuneOptions) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	var sc *eval.SharedScorer
+	sc := eval.NewSharedScorer(o.Scorer)
+	defer sc.Close()
 	workers := o.Workers
-	if policy.NeedsScorer(o.Policy) {
-		var release func()
-		var err error
-		if sc, release, err = eval.LoadScorer(ctx, o.Policy, o.Checkpoint, o.Load); err != nil {
-			return err
-		}
-		defer release()
-		if o.AutoWorkers {
-			workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
-		}
+	if policy.NeedsScorer(o.Policy) && workers == 0 {
+		workers = 32 // episodes wait on the shared scorer: more in flight fill its batches
 	}
+	workers, _ = corpus.Workers(workers)
 	pols, err := eval.GridPolicies(o.Policy, o.Points, sc)
 	if err != nil {
 		return err
@@ -114,19 +97,19 @@ func Tune(ctx context.Context, w io.Writer, o TuneOptions) error {
 	set := policy.ParamSet{}
 	if raw, err := os.ReadFile(o.Out); err == nil {
 		if set, err = policy.ReadParamSet(strings.NewReader(string(raw))); err != nil {
-			return corpus.BadInput("--out %s: %v", o.Out, err)
+			return corpus.Invalid("{Out} %s: %v", o.Out, err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return corpus.BadInput("--out %s: %v", o.Out, err)
+		return corpus.Invalid("{Out} %s: %v", o.Out, err)
 	}
-	src, err := eval.OpenSplit(o.Dirs, o.Split, pols)
+	src, err := eval.OpenSplit(o.Corpus, o.Split, pols)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	tu, err := eval.Tune(ctx, src, pols, o.Metric, eval.Options{Seeds: o.Seeds, Resamples: 1, Workers: workers})
 	if err != nil {
-		return eval.NoTreesInput(err, o.Corpus, o.Split)
+		return eval.NoTreesInput(err, o.CorpusName, o.Split)
 	}
 	results, best := tu.Points, tu.Best
 	set[o.Policy] = results[best].Params

@@ -60,7 +60,7 @@ type Proposer struct {
 // An *InvalidError is bad options.
 func New(ctx context.Context, o Options) (Proposer, error) {
 	if o.Name != "mutate" && o.Name != "openai" {
-		return Proposer{}, &InvalidError{fmt.Errorf("--proposer %q: want mutate or openai", o.Name)}
+		return Proposer{}, &InvalidError{corpus.FieldErrorf("{Name} %q: want mutate or openai", o.Name)}
 	}
 	tok, err := tokenizer.Qwen3()
 	if err != nil {

@@ -1,4 +1,4 @@
-package corpus
+package main
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// Shard is the slice of a build one process makes: the shards s with
-// s mod Count = Index.
-type Shard struct {
+// shard is the slice of a build one process makes (--shard): the shards s
+// with s mod Count = Index.
+type shard struct {
 	Index, Count int
 	// Source says where Index and Count came from: "flag", "kubernetes"
 	// (JOB_COMPLETION_INDEX) or "slurm" (SLURM_ARRAY_TASK_ID).
@@ -19,107 +19,107 @@ type Shard struct {
 
 // Environment variables that --shard auto reads.
 const (
-	EnvK8sIndex   = "JOB_COMPLETION_INDEX" // set by Kubernetes in the pods of an Indexed Job
-	EnvK8sCount   = "JOB_COMPLETIONS"      // not set by Kubernetes: the manifest sets it to spec.completions
-	EnvSlurmID    = "SLURM_ARRAY_TASK_ID"
-	EnvSlurmMin   = "SLURM_ARRAY_TASK_MIN"
-	EnvSlurmMax   = "SLURM_ARRAY_TASK_MAX"
-	EnvSlurmStep  = "SLURM_ARRAY_TASK_STEP"
-	EnvSlurmCount = "SLURM_ARRAY_TASK_COUNT"
+	envK8sIndex   = "JOB_COMPLETION_INDEX" // set by Kubernetes in the pods of an Indexed Job
+	envK8sCount   = "JOB_COMPLETIONS"      // not set by Kubernetes: the manifest sets it to spec.completions
+	envSlurmID    = "SLURM_ARRAY_TASK_ID"
+	envSlurmMin   = "SLURM_ARRAY_TASK_MIN"
+	envSlurmMax   = "SLURM_ARRAY_TASK_MAX"
+	envSlurmStep  = "SLURM_ARRAY_TASK_STEP"
+	envSlurmCount = "SLURM_ARRAY_TASK_COUNT"
 )
 
-// ParseShard reads a --shard value: "i/n", or "auto" or "auto/n", which
+// parseShard reads a --shard value: "i/n", or "auto" or "auto/n", which
 // take the index from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or a
 // Slurm job array (SLURM_ARRAY_TASK_ID, counted from SLURM_ARRAY_TASK_MIN in
 // steps of SLURM_ARRAY_TASK_STEP) and the count from n, else from
 // JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT. getenv is os.Getenv outside
 // tests. Every error says what was read and what to give instead; an index
 // out of range is an error, never a silent empty slice.
-func ParseShard(spec string, getenv func(string) string) (Shard, error) {
+func parseShard(spec string, getenv func(string) string) (shard, error) {
 	head, tail, hasCount := strings.Cut(spec, "/")
 	if head != "auto" {
 		i, err1 := strconv.Atoi(head)
 		n, err2 := strconv.Atoi(tail)
 		if !hasCount || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-			return Shard{}, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n, or auto", spec)
+			return shard{}, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n, or auto", spec)
 		}
-		return Shard{Index: i, Count: n, Source: "flag", Detail: spec}, nil
+		return shard{Index: i, Count: n, Source: "flag", Detail: spec}, nil
 	}
 	flagCount := 0
 	if hasCount {
 		n, err := strconv.Atoi(tail)
 		if err != nil || n < 1 {
-			return Shard{}, fmt.Errorf("--shard %q: want auto or auto/n with n ≥ 1", spec)
+			return shard{}, fmt.Errorf("--shard %q: want auto or auto/n with n ≥ 1", spec)
 		}
 		flagCount = n
 	}
-	k8s, slurm := getenv(EnvK8sIndex), getenv(EnvSlurmID)
+	k8s, slurm := getenv(envK8sIndex), getenv(envSlurmID)
 	switch {
 	case k8s != "" && slurm != "":
-		return Shard{}, fmt.Errorf("--shard auto: both %s=%s (Kubernetes) and %s=%s (Slurm) are set; give --shard i/n", EnvK8sIndex, k8s, EnvSlurmID, slurm)
+		return shard{}, fmt.Errorf("--shard auto: both %s=%s (Kubernetes) and %s=%s (Slurm) are set; give --shard i/n", envK8sIndex, k8s, envSlurmID, slurm)
 	case k8s != "":
 		return k8sShard(k8s, flagCount, getenv)
 	case slurm != "":
 		return slurmShard(slurm, flagCount, getenv)
 	}
-	return Shard{}, fmt.Errorf("--shard auto: neither %s (Kubernetes Indexed Job) nor %s (Slurm job array) is set; give --shard i/n", EnvK8sIndex, EnvSlurmID)
+	return shard{}, fmt.Errorf("--shard auto: neither %s (Kubernetes Indexed Job) nor %s (Slurm job array) is set; give --shard i/n", envK8sIndex, envSlurmID)
 }
 
-func k8sShard(idx string, flagCount int, getenv func(string) string) (Shard, error) {
-	i, err := envInt(EnvK8sIndex, idx)
+func k8sShard(idx string, flagCount int, getenv func(string) string) (shard, error) {
+	i, err := envInt(envK8sIndex, idx)
 	if err != nil {
-		return Shard{}, err
+		return shard{}, err
 	}
-	n, detail, err := shardCount(flagCount, EnvK8sCount, getenv, "set it to the Job's spec.completions")
+	n, detail, err := shardCount(flagCount, envK8sCount, getenv, "set it to the Job's spec.completions")
 	if err != nil {
-		return Shard{}, err
+		return shard{}, err
 	}
-	s := Shard{Index: i, Count: n, Source: "kubernetes", Detail: fmt.Sprintf("%s=%s, %s", EnvK8sIndex, idx, detail)}
+	s := shard{Index: i, Count: n, Source: "kubernetes", Detail: fmt.Sprintf("%s=%s, %s", envK8sIndex, idx, detail)}
 	return s, s.inRange()
 }
 
-func slurmShard(id string, flagCount int, getenv func(string) string) (Shard, error) {
-	task, err := envInt(EnvSlurmID, id)
+func slurmShard(id string, flagCount int, getenv func(string) string) (shard, error) {
+	task, err := envInt(envSlurmID, id)
 	if err != nil {
-		return Shard{}, err
+		return shard{}, err
 	}
-	minS := getenv(EnvSlurmMin)
+	minS := getenv(envSlurmMin)
 	if minS == "" {
-		return Shard{}, fmt.Errorf("--shard auto: %s=%s but %s is not set", EnvSlurmID, id, EnvSlurmMin)
+		return shard{}, fmt.Errorf("--shard auto: %s=%s but %s is not set", envSlurmID, id, envSlurmMin)
 	}
-	lo, err := envInt(EnvSlurmMin, minS)
+	lo, err := envInt(envSlurmMin, minS)
 	if err != nil {
-		return Shard{}, err
+		return shard{}, err
 	}
 	step := 1 // Slurm sets the step for every array; 1 is its value for a plain range
-	if s := getenv(EnvSlurmStep); s != "" {
-		if step, err = envInt(EnvSlurmStep, s); err != nil {
-			return Shard{}, err
+	if s := getenv(envSlurmStep); s != "" {
+		if step, err = envInt(envSlurmStep, s); err != nil {
+			return shard{}, err
 		}
 		if step < 1 {
-			return Shard{}, fmt.Errorf("--shard auto: %s=%s, want ≥ 1", EnvSlurmStep, s)
+			return shard{}, fmt.Errorf("--shard auto: %s=%s, want ≥ 1", envSlurmStep, s)
 		}
 	}
 	if task < lo || (task-lo)%step != 0 {
-		return Shard{}, fmt.Errorf("--shard auto: %s=%d is not %s=%d plus a multiple of %s=%d", EnvSlurmID, task, EnvSlurmMin, lo, EnvSlurmStep, step)
+		return shard{}, fmt.Errorf("--shard auto: %s=%d is not %s=%d plus a multiple of %s=%d", envSlurmID, task, envSlurmMin, lo, envSlurmStep, step)
 	}
-	n, detail, err := shardCount(flagCount, EnvSlurmCount, getenv, "submit with sbatch --array")
+	n, detail, err := shardCount(flagCount, envSlurmCount, getenv, "submit with sbatch --array")
 	if err != nil {
-		return Shard{}, err
+		return shard{}, err
 	}
 	// An array given as a list (--array=1,4,9) has no single step: its
 	// largest id then does not match min + (count-1)·step.
-	if ms := getenv(EnvSlurmMax); ms != "" {
-		hi, err := envInt(EnvSlurmMax, ms)
+	if ms := getenv(envSlurmMax); ms != "" {
+		hi, err := envInt(envSlurmMax, ms)
 		if err != nil {
-			return Shard{}, err
+			return shard{}, err
 		}
 		if want := lo + (n-1)*step; hi != want {
-			return Shard{}, fmt.Errorf("--shard auto: the array %d-%d:%d (%s, %s) is not %d tasks of step %d; submit a range such as --array=0-%d", lo, hi, step, EnvSlurmMax, detail, n, step, n-1)
+			return shard{}, fmt.Errorf("--shard auto: the array %d-%d:%d (%s, %s) is not %d tasks of step %d; submit a range such as --array=0-%d", lo, hi, step, envSlurmMax, detail, n, step, n-1)
 		}
 	}
-	s := Shard{Index: (task - lo) / step, Count: n, Source: "slurm",
-		Detail: fmt.Sprintf("%s=%d, %s=%d, %s=%d, %s", EnvSlurmID, task, EnvSlurmMin, lo, EnvSlurmStep, step, detail)}
+	s := shard{Index: (task - lo) / step, Count: n, Source: "slurm",
+		Detail: fmt.Sprintf("%s=%d, %s=%d, %s=%d, %s", envSlurmID, task, envSlurmMin, lo, envSlurmStep, step, detail)}
 	return s, s.inRange()
 }
 
@@ -146,7 +146,7 @@ func shardCount(flagCount int, env string, getenv func(string) string, hint stri
 	return n, fmt.Sprintf("%s=%d", env, n), nil
 }
 
-func (s Shard) inRange() error {
+func (s shard) inRange() error {
 	if s.Index < 0 || s.Index >= s.Count {
 		return fmt.Errorf("--shard auto: index %d (%s) is out of range 0..%d", s.Index, s.Detail, s.Count-1)
 	}

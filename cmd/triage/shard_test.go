@@ -1,4 +1,4 @@
-package corpus
+package main
 
 import (
 	"strings"
@@ -7,15 +7,15 @@ import (
 
 func TestParseShard(t *testing.T) {
 	k8s := func(idx, n string) map[string]string {
-		m := map[string]string{EnvK8sIndex: idx}
+		m := map[string]string{envK8sIndex: idx}
 		if n != "" {
-			m[EnvK8sCount] = n
+			m[envK8sCount] = n
 		}
 		return m
 	}
 	slurm := func(id, lo, hi, step, n string) map[string]string {
 		m := map[string]string{}
-		for k, v := range map[string]string{EnvSlurmID: id, EnvSlurmMin: lo, EnvSlurmMax: hi, EnvSlurmStep: step, EnvSlurmCount: n} {
+		for k, v := range map[string]string{envSlurmID: id, envSlurmMin: lo, envSlurmMax: hi, envSlurmStep: step, envSlurmCount: n} {
 			if v != "" {
 				m[k] = v
 			}
@@ -48,7 +48,7 @@ func TestParseShard(t *testing.T) {
 		{"k8s negative index", "auto", k8s("-1", "8"), 0, 0, "", "out of range"},
 		{"k8s not a number", "auto", k8s("one", "8"), 0, 0, "", `JOB_COMPLETION_INDEX="one" is not an integer`},
 		{"k8s zero count", "auto", k8s("0", "0"), 0, 0, "", "JOB_COMPLETIONS=0, want ≥ 1"},
-		{"both engines", "auto", map[string]string{EnvK8sIndex: "0", EnvK8sCount: "2", EnvSlurmID: "0"}, 0, 0, "", "both"},
+		{"both engines", "auto", map[string]string{envK8sIndex: "0", envK8sCount: "2", envSlurmID: "0"}, 0, 0, "", "both"},
 		{"slurm from 0", "auto", slurm("0", "0", "3", "1", "4"), 0, 4, "slurm", ""},
 		{"slurm from 1", "auto", slurm("4", "1", "4", "1", "4"), 3, 4, "slurm", ""},
 		{"slurm step", "auto", slurm("7", "1", "9", "2", "5"), 3, 5, "slurm", ""},
@@ -63,18 +63,18 @@ func TestParseShard(t *testing.T) {
 		{"slurm bad step", "auto", slurm("0", "0", "3", "0", "4"), 0, 0, "", "SLURM_ARRAY_TASK_STEP=0, want ≥ 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseShard(tc.spec, func(k string) string { return tc.env[k] })
+			got, err := parseShard(tc.spec, func(k string) string { return tc.env[k] })
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("ParseShard(%q) = %+v, %v; want an error with %q", tc.spec, got, err, tc.err)
+					t.Fatalf("parseShard(%q) = %+v, %v; want an error with %q", tc.spec, got, err, tc.err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("ParseShard(%q): %v", tc.spec, err)
+				t.Fatalf("parseShard(%q): %v", tc.spec, err)
 			}
 			if got.Index != tc.i || got.Count != tc.n || got.Source != tc.source {
-				t.Fatalf("ParseShard(%q) = %+v; want %d/%d from %s", tc.spec, got, tc.i, tc.n, tc.source)
+				t.Fatalf("parseShard(%q) = %+v; want %d/%d from %s", tc.spec, got, tc.i, tc.n, tc.source)
 			}
 		})
 	}
@@ -87,10 +87,10 @@ func FuzzParseShard(f *testing.F) {
 	f.Add("auto/4", "", "", "7", "1", "2")
 	f.Add("1/2", "", "", "", "", "")
 	f.Fuzz(func(t *testing.T, spec, idx, n, id, lo, step string) {
-		env := map[string]string{EnvK8sIndex: idx, EnvK8sCount: n, EnvSlurmID: id, EnvSlurmMin: lo, EnvSlurmStep: step, EnvSlurmCount: n}
-		s, err := ParseShard(spec, func(k string) string { return env[k] })
+		env := map[string]string{envK8sIndex: idx, envK8sCount: n, envSlurmID: id, envSlurmMin: lo, envSlurmStep: step, envSlurmCount: n}
+		s, err := parseShard(spec, func(k string) string { return env[k] })
 		if err == nil && (s.Index < 0 || s.Index >= s.Count) {
-			t.Fatalf("ParseShard(%q) = %+v out of range", spec, s)
+			t.Fatalf("parseShard(%q) = %+v out of range", spec, s)
 		}
 	})
 }
