@@ -10,7 +10,7 @@ CKPT_CORPUS ?= out/full
 export GOMLX_BACKEND ?= go:ops_sequential
 export GOMLX_NO_AUTO_INSTALL := 1
 
-.PHONY: all build demo test checkpoint prereqs check-go check-python check-node check-chromium check-postgres bench generate clean
+.PHONY: all build demo test checkpoint prereqs check-go check-python check-node check-chromium check-postgres check-slurm bench generate clean
 
 all: build
 
@@ -23,7 +23,7 @@ build: check-go
 
 # prereqs installs what can be installed (as root, through apt) and explains
 # the rest.
-prereqs: check-go check-python check-node check-chromium check-postgres
+prereqs: check-go check-python check-node check-chromium check-postgres check-slurm
 
 check-go:
 	@command -v $(GO) >/dev/null || { echo "Go >= 1.26 is required: https://go.dev/doc/install" >&2; exit 1; }
@@ -63,6 +63,23 @@ check-postgres:
 	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/dev/null || echo "could not install postgresql; the PostgreSQL store tests will skip" >&2; \
 	   else echo "PostgreSQL (Debian's postgresql package) not found: the PostgreSQL store tests will skip" >&2; fi; }
+
+# Slurm and munge run the Slurm cluster test (cmd/triage/deploy_slurm_test.go),
+# which starts its own munged, slurmctld and slurmd in a temporary folder;
+# it skips with a reason without them. Debian's packages enable (and, where
+# services may start, start) system services: a fresh install stops and
+# disables them, so nothing of theirs runs or starts at boot.
+check-slurm:
+	@command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v munged >/dev/null || { \
+	   if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     if (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge) >/dev/null; then \
+	       for s in slurmctld slurmd munge; do \
+	         if [ -d /run/systemd/system ]; then systemctl stop $$s.service >/dev/null 2>&1; \
+	         else invoke-rc.d $$s stop >/dev/null 2>&1; fi; \
+	         systemctl disable $$s.service >/dev/null 2>&1 || update-rc.d $$s disable >/dev/null 2>&1; \
+	       done; true; \
+	     else echo "could not install slurm-wlm/munge; the Slurm cluster test will skip" >&2; fi; \
+	   else echo "slurm-wlm and munge not found: the Slurm cluster test will skip" >&2; fi; }
 
 demo: prereqs build
 	./scripts/demo.sh $(BIN) $(OUT)

@@ -246,10 +246,12 @@ func TestDeployManifests(t *testing.T) {
 
 // TestDeploySlurmScripts: every triage command line of the Slurm scripts
 // goes through the CLI's parser; the build is an array job reading
-// --shard auto, the training asks for a GPU, and submit.sh chains build,
-// merge and training with afterok dependencies.
+// --shard auto, the training asks for a GPU and has a CPU path, and
+// submit.sh chains build, merge and training with afterok dependencies.
+// TestDeploySlurmCluster runs them on a real cluster.
 func TestDeploySlurmScripts(t *testing.T) {
 	vars := map[string]string{"TRIAGE": "triage", "DATA": "/scratch/triage", "TASKS": "bundled", "WORKERS": "4",
+		"K": "3", "DEPTH": "4", "ROOTS": "5", "BUILD_FLAGS": "--tasks-per-shard 1 --test-timeout 2s",
 		"SANDBOX_LIMITS": "warn", "BASE": "/scratch/models/Qwen3-0.6B-Base", "PJRT_PLUGIN": "/opt/pjrt/xla_cuda_plugin.so", "RESUME": "--resume"}
 	files, err := filepath.Glob(filepath.Join(deployDir, "slurm", "*.sbatch"))
 	if err != nil || len(files) != 3 {
@@ -273,12 +275,16 @@ func TestDeploySlurmScripts(t *testing.T) {
 				t.Errorf("%s: triage %s: %v", f, strings.Join(args, " "), err)
 			}
 		}
-		got[filepath.Base(f)] = string(data) + "\n" + strings.Join(lines[0], " ")
+		var joined []string
+		for _, args := range lines {
+			joined = append(joined, strings.Join(args, " "))
+		}
+		got[filepath.Base(f)] = string(data) + "\n" + strings.Join(joined, "\n")
 	}
 	for name, want := range map[string][]string{
 		"corpus-build.sbatch": {"#SBATCH --array=", "corpus build", "--shard auto"},
 		"corpus-merge.sbatch": {"corpus merge --out"},
-		"train-gpu.sbatch":    {"#SBATCH --gres=gpu:1", "train", "--arch 0.6b"},
+		"train.sbatch":        {"#SBATCH --gres=gpu:1", "train --corpus /scratch/triage/corpus --arch 0.6b", "train --corpus /scratch/triage/corpus --arch small --backend go"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(got[name], w) {
