@@ -26,6 +26,14 @@ import (
 
 	"triage/corpus"
 	"triage/corpus/taskset"
+	"triage/search/sandbox"
+)
+
+// seccompProfileFile and appArmorProfileFile are the profiles the build
+// pods run under (Localhost profiles, installed on every node).
+var (
+	seccompProfileFile  = filepath.Join(deployDir, "seccomp", "triage-build.json")
+	appArmorProfileFile = filepath.Join(deployDir, "apparmor", "triage-build")
 )
 
 // deployDir holds the image, the Kubernetes manifests and the Slurm
@@ -222,6 +230,7 @@ func TestDeployManifests(t *testing.T) {
 		if pt == nil {
 			continue
 		}
+		checkNotPrivileged(t, o, &pt.Spec)
 		for _, c := range pt.Spec.Containers {
 			lines, err := triageArgs(c, map[string]string{"resume": "--resume"})
 			if err != nil {
@@ -258,6 +267,7 @@ func TestDeployManifests(t *testing.T) {
 			c := v.Spec.Template.Spec.Containers[0]
 			if len(c.Args) > 0 && c.Args[0] == "serve" {
 				serve = c.ReadinessProbe != nil && c.ReadinessProbe.HTTPGet != nil && c.ReadinessProbe.HTTPGet.Path == "/healthz"
+				checkServeSecurity(t, v)
 				podLabels = v.Spec.Template.Labels
 				if v.Spec.Selector == nil || !selects(v.Spec.Selector.MatchLabels, podLabels) {
 					t.Errorf("Deployment %s: selector %v does not select its own pods %v", v.Name, v.Spec.Selector, podLabels)
@@ -305,8 +315,113 @@ func checkBuildJob(t *testing.T, j *batchv1.Job, c corev1.Container, args string
 	if !strings.Contains(args, "--shard=auto") {
 		t.Errorf("build Job %s: no --shard=auto in %q", j.Name, args)
 	}
-	if c.SecurityContext == nil || c.SecurityContext.Privileged == nil || !*c.SecurityContext.Privileged {
-		t.Errorf("build Job %s: the sandbox's namespaces and cgroups need a privileged container", j.Name)
+	checkBuildPodSecurity(t, j.Name, &j.Spec.Template.Spec, c, args)
+}
+
+// checkBuildPodSecurity checks a build pod's confinement (docs/deploy.md,
+// "Security context"): a user namespace of its own, not privileged, no
+// privilege escalation, every capability dropped but the sandbox's
+// (sandbox.PodCapabilities), the project's seccomp (Localhost) and AppArmor
+// profiles, a read-only root with an emptyDir for the sandbox's folders, no
+// host path (no writable host cgroup), and the default --sandbox-limits
+// (require), which accepts the limits the sandbox sets without cgroups.
+func checkBuildPodSecurity(t *testing.T, name string, pod *corev1.PodSpec, c corev1.Container, args string) {
+	t.Helper()
+	if pod.HostUsers == nil || *pod.HostUsers {
+		t.Errorf("build Job %s: hostUsers %v, want false (a user namespace of the pod's own)", name, pod.HostUsers)
+	}
+	psc := pod.SecurityContext
+	if psc == nil || psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeLocalhost ||
+		psc.SeccompProfile.LocalhostProfile == nil || *psc.SeccompProfile.LocalhostProfile != filepath.Base(seccompProfileFile) {
+		t.Errorf("build Job %s: want the seccomp profile Localhost %s", name, filepath.Base(seccompProfileFile))
+	}
+	if psc == nil || psc.AppArmorProfile == nil || psc.AppArmorProfile.Type != corev1.AppArmorProfileTypeLocalhost ||
+		psc.AppArmorProfile.LocalhostProfile == nil || *psc.AppArmorProfile.LocalhostProfile != filepath.Base(appArmorProfileFile) {
+		t.Errorf("build Job %s: want the AppArmor profile Localhost %s", name, filepath.Base(appArmorProfileFile))
+	}
+	sc := c.SecurityContext
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || (sc.Privileged != nil && *sc.Privileged) ||
+		sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
+		t.Fatalf("build Job %s: want privileged false, allowPrivilegeEscalation false, readOnlyRootFilesystem true", name)
+	}
+	var add []string
+	if sc.Capabilities != nil {
+		for _, c := range sc.Capabilities.Add {
+			add = append(add, string(c))
+		}
+	}
+	if sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || !slices.Equal(add, sandbox.PodCapabilities) {
+		t.Errorf("build Job %s: capabilities %v, want drop [ALL] and add %v (sandbox.PodCapabilities)", name, sc.Capabilities, sandbox.PodCapabilities)
+	}
+	for _, v := range pod.Volumes {
+		if v.HostPath != nil {
+			t.Errorf("build Job %s: host path volume %s", name, v.Name)
+		}
+	}
+	mounts := map[string]string{}
+	for _, m := range c.VolumeMounts {
+		mounts[m.MountPath] = m.Name
+	}
+	if !slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == mounts["/tmp"] && v.EmptyDir != nil }) {
+		t.Errorf("build Job %s: want an emptyDir at /tmp for the sandbox's folders (the root file system is read-only)", name)
+	}
+	if strings.Contains(args, "--sandbox-limits") {
+		t.Errorf("build Job %s: %q sets --sandbox-limits; the default, require, holds in such a pod", name, args)
+	}
+}
+
+// checkServeSecurity checks the serve pods: an account other than root, no
+// privilege escalation, every capability dropped, a read-only root, and an
+// emptyDir where the embedded checkpoint is unpacked (XDG_CACHE_HOME).
+func checkServeSecurity(t *testing.T, d *appsv1.Deployment) {
+	t.Helper()
+	pod := d.Spec.Template.Spec
+	c := pod.Containers[0]
+	psc, sc := pod.SecurityContext, c.SecurityContext
+	if psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser == 0 {
+		t.Errorf("serve Deployment %s: want runAsNonRoot and a runAsUser other than 0", d.Name)
+	}
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || sc.ReadOnlyRootFilesystem == nil ||
+		!*sc.ReadOnlyRootFilesystem || sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || len(sc.Capabilities.Add) > 0 {
+		t.Errorf("serve Deployment %s: want allowPrivilegeEscalation false, readOnlyRootFilesystem true and every capability dropped", d.Name)
+	}
+	cache := ""
+	for _, e := range c.Env {
+		if e.Name == "XDG_CACHE_HOME" {
+			cache = e.Value
+		}
+	}
+	ok := false
+	for _, m := range c.VolumeMounts {
+		if m.MountPath == cache && !m.ReadOnly {
+			ok = slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == m.Name && v.EmptyDir != nil })
+		}
+	}
+	if cache == "" || !ok {
+		t.Errorf("serve Deployment %s: want XDG_CACHE_HOME (the checkpoint cache) on a writable emptyDir, have %q", d.Name, cache)
+	}
+}
+
+// checkNotPrivileged checks that no container of a pod is privileged and
+// that capabilities are spelled as the runtime and the API's checks expect
+// (SYS_ADMIN, not CAP_SYS_ADMIN).
+func checkNotPrivileged(t *testing.T, o k8sManifest, pod *corev1.PodSpec) {
+	t.Helper()
+	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
+		sc := c.SecurityContext
+		if sc == nil {
+			continue
+		}
+		if sc.Privileged != nil && *sc.Privileged {
+			t.Errorf("%s %s: container %s is privileged", o.file, o.name, c.Name)
+		}
+		if sc.Capabilities != nil {
+			for _, cp := range append(slices.Clone(sc.Capabilities.Add), sc.Capabilities.Drop...) {
+				if strings.HasPrefix(string(cp), "CAP_") {
+					t.Errorf("%s %s: capability %s: spell it without CAP_", o.file, o.name, cp)
+				}
+			}
+		}
 	}
 }
 
@@ -553,5 +668,97 @@ func TestDeployShardedBuild(t *testing.T) {
 				t.Errorf("%s: %d merged rows differ from the one-process build's %d", engine.name, len(got), len(want))
 			}
 		})
+	}
+}
+
+// seccompProfile is the part of an OCI seccomp profile (the format of
+// Kubernetes' Localhost profiles) that the project's profile uses.
+type seccompProfile struct {
+	DefaultAction   string   `json:"defaultAction"`
+	DefaultErrnoRet *int     `json:"defaultErrnoRet"`
+	Architectures   []string `json:"architectures"`
+	Syscalls        []struct {
+		Names  []string `json:"names"`
+		Action string   `json:"action"`
+		Args   []struct {
+			Index    uint   `json:"index"`
+			Value    uint64 `json:"value"`
+			ValueTwo uint64 `json:"valueTwo"`
+			Op       string `json:"op"`
+		} `json:"args"`
+	} `json:"syscalls"`
+}
+
+// TestDeploySeccompProfile: the build pods' seccomp profile decodes
+// strictly, refuses by default, allows what the sandbox does beyond a
+// runtime's default profile (namespaces, mounts, pivot_root: clone and
+// clone3 with namespace flags, unshare, mount, umount2, pivot_root) and
+// none of the calls no build needs (ptrace, bpf, keys, modules, kexec,
+// io_uring, ...). TestUnprivilegedSandbox (search/sandbox) runs the
+// hostile-program suites under it.
+func TestDeploySeccompProfile(t *testing.T) {
+	data, err := os.ReadFile(seccompProfileFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p seccompProfile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		t.Fatalf("%s: %v", seccompProfileFile, err)
+	}
+	if p.DefaultAction != "SCMP_ACT_ERRNO" || p.DefaultErrnoRet == nil || *p.DefaultErrnoRet != 1 {
+		t.Errorf("default action %s (errno %v), want SCMP_ACT_ERRNO with EPERM", p.DefaultAction, p.DefaultErrnoRet)
+	}
+	allowed := map[string]bool{}
+	for _, r := range p.Syscalls {
+		if r.Action != "SCMP_ACT_ALLOW" {
+			t.Errorf("rule %v: action %s; the profile only allows", r.Names, r.Action)
+		}
+		for _, n := range r.Names {
+			if len(r.Args) == 0 {
+				allowed[n] = true
+			}
+		}
+	}
+	for _, need := range []string{"clone", "clone3", "unshare", "mount", "umount2", "pivot_root", "seccomp", "prctl", "setuid", "setgid", "setgroups", "kill", "execve", "wait4"} {
+		if !allowed[need] {
+			t.Errorf("%s is not allowed; the sandbox needs it", need)
+		}
+	}
+	for _, never := range []string{"ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "keyctl", "add_key", "request_key",
+		"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "userfaultfd", "io_uring_setup", "io_uring_enter",
+		"open_by_handle_at", "name_to_handle_at", "reboot", "swapon", "swapoff", "acct", "syslog", "setns", "chroot", "iopl", "ioperm",
+		"quotactl", "settimeofday", "clock_settime", "sethostname", "setdomainname", "fanotify_init", "lookup_dcookie", "kcmp", "pidfd_getfd"} {
+		for _, r := range p.Syscalls {
+			if slices.Contains(r.Names, never) {
+				t.Errorf("%s is allowed; no build needs it", never)
+			}
+		}
+	}
+}
+
+// TestDeployAppArmorProfile: the build pods' AppArmor profile compiles
+// (apparmor_parser, without loading it), where AppArmor's parser is
+// installed; it names itself as the manifest does and allows the mounts,
+// umount and pivot_root the sandbox makes.
+func TestDeployAppArmorProfile(t *testing.T) {
+	data, err := os.ReadFile(appArmorProfileFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"profile " + filepath.Base(appArmorProfileFile) + " ", "mount fstype=tmpfs,", "umount,", "pivot_root,", "ptrace (read"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s: no %q", appArmorProfileFile, want)
+		}
+	}
+	parser, err := exec.LookPath("apparmor_parser")
+	if err != nil {
+		t.Skip("apparmor_parser not found (Debian's apparmor package): the profile is not compiled here")
+	}
+	out, err := exec.Command(parser, "--skip-kernel-load", "--skip-cache", appArmorProfileFile).CombinedOutput()
+	if err != nil {
+		t.Errorf("apparmor_parser %s: %v\n%s", appArmorProfileFile, err, out)
 	}
 }
