@@ -53,6 +53,7 @@ func main() {
 	folds := flag.Int("folds", 5, "folds by task for the n-gram fitted on fixes")
 	order := flag.Int("order", 4, "order of the in-corpus n-gram")
 	bits := flag.Int("bits", 18, "hash bits of the in-corpus n-gram (the bag model's default)")
+	baselines := flag.Bool("baselines", true, "also the in-corpus n-gram rows (they need the trees' own task set, -own)")
 	flag.Parse()
 
 	prior, err := loadPrior(*priorPath)
@@ -64,41 +65,10 @@ func main() {
 	for _, id := range taskIDs {
 		inTrees[id] = true
 	}
-	ownTasks, err := taskset.Load(*own, false)
-	if err != nil {
-		log.Fatal(err)
-	}
-	otherTasks, err := taskset.Load(*other, false)
-	if err != nil {
-		log.Fatal(err)
-	}
-	refs := func(tasks []corpus.Task, keep func(id string) bool) []string {
-		var out []string
-		for _, t := range tasks {
-			if keep(t.ID) {
-				out = append(out, t.Solution)
-			}
-		}
-		return out
-	}
-	all := func(string) bool { return true }
-	type row struct {
-		name   string
-		scores []float64
-	}
 	var rows []row
-	ngramRow := func(name string, progs []string) {
-		lm := fitNGram(*order, *bits, progs)
-		s := make([]float64, len(edges))
-		for i, e := range edges {
-			s[i] = ngramDelta(lm, e.parent, e.child)
-		}
-		rows = append(rows, row{fmt.Sprintf("%s (%d programs)", name, len(progs)), s})
+	if *baselines {
+		rows = ngramRows(edges, inTrees, *own, *other, *folds, *order, *bits)
 	}
-	ngramRow(*own+" references, the trees' tasks included (leaky)", refs(ownTasks, all))
-	ngramRow(*own+" references, the trees' tasks left out", refs(ownTasks, func(id string) bool { return !inTrees[id] }))
-	ngramRow(*other+" references", refs(otherTasks, all))
-	rows = append(rows, row{fmt.Sprintf("fixes of the trees' other tasks (%d folds)", *folds), fixesOutOfFold(edges, *folds, *order, *bits)})
 	lines, linesMean, prog, progMean := make([]float64, len(edges)), make([]float64, len(edges)), make([]float64, len(edges)), make([]float64, len(edges))
 	for i, e := range edges {
 		f := prior.EditFeatures(e.parent, e.child)
@@ -140,6 +110,49 @@ func loadPrior(path string) (*codeprior.Model, error) {
 		return nil, err
 	}
 	return codeprior.Load(data)
+}
+
+// row is one line of the table: a name and a score of every edge.
+type row struct {
+	name   string
+	scores []float64
+}
+
+// ngramRows are the in-corpus n-gram's rows: fitted on own's references
+// with and without the trees' tasks, on other's, and on the fixes of the
+// trees' other tasks, out of fold.
+func ngramRows(edges []edge, inTrees map[string]bool, own, other string, folds, order, bits int) []row {
+	ownTasks, err := taskset.Load(own, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	otherTasks, err := taskset.Load(other, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	refs := func(tasks []corpus.Task, keep func(id string) bool) []string {
+		var out []string
+		for _, t := range tasks {
+			if keep(t.ID) {
+				out = append(out, t.Solution)
+			}
+		}
+		return out
+	}
+	all := func(string) bool { return true }
+	var rows []row
+	ngramRow := func(name string, progs []string) {
+		lm := fitNGram(order, bits, progs)
+		s := make([]float64, len(edges))
+		for i, e := range edges {
+			s[i] = ngramDelta(lm, e.parent, e.child)
+		}
+		rows = append(rows, row{fmt.Sprintf("%s (%d programs)", name, len(progs)), s})
+	}
+	ngramRow(own+" references, the trees' tasks included (leaky)", refs(ownTasks, all))
+	ngramRow(own+" references, the trees' tasks left out", refs(ownTasks, func(id string) bool { return !inTrees[id] }))
+	ngramRow(other+" references", refs(otherTasks, all))
+	return append(rows, row{fmt.Sprintf("fixes of the trees' other tasks (%d folds)", folds), fixesOutOfFold(edges, folds, order, bits)})
 }
 
 // loadEdges reads every expanded edge whose child holds a program.
