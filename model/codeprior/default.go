@@ -1,0 +1,27 @@
+package codeprior
+
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+)
+
+// defaultArtifact is the shipped prior, built by `triage prior build`
+// (docs/prior.md says how; its header holds the provenance).
+//
+//go:embed default.prior
+var defaultArtifact []byte
+
+// DefaultBytes returns the shipped prior's artifact.
+func DefaultBytes() []byte { return defaultArtifact }
+
+var loadDefault = sync.OnceValues(func() (*Model, error) {
+	m, err := Load(defaultArtifact)
+	if err != nil {
+		return nil, fmt.Errorf("the embedded code prior: %w", err)
+	}
+	return m, nil
+})
+
+// Default returns the shipped prior, loaded once per process.
+func Default() (*Model, error) { return loadDefault() }
