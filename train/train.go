@@ -162,8 +162,8 @@ func (o *Options) Validate() error {
 		return errors.New("--base loads a Qwen3 decoder: use --arch 0.6b or a config.json with it")
 	case o.Arch == "small" && o.DType != "f32":
 		return errors.New("the small architecture trains in f32")
-	case o.Arch != "small" && (o.Inputs.NoProgram || o.Inputs.NoWords || o.Inputs.Siblings):
-		return errors.New("--no-program, --no-words and --siblings are inputs of the small architecture (a Qwen3 model reads the text it is given: use --no-parent-text, --no-edit-text)")
+	case o.Arch != "small" && (o.Inputs.NoProgram || o.Inputs.NoWords || o.Inputs.Siblings || o.Inputs.Prior):
+		return errors.New("--no-program, --no-words, --siblings and --prior are inputs of the small architecture (a Qwen3 model reads the text it is given: use --no-parent-text, --no-edit-text)")
 	}
 	if o.Arch == "small" {
 		return o.Bag.Validate()

@@ -1,7 +1,9 @@
 package codeprior
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"sync"
 )
@@ -21,6 +23,15 @@ var loadDefault = sync.OnceValues(func() (*Model, error) {
 		return nil, fmt.Errorf("the embedded code prior: %w", err)
 	}
 	return m, nil
+})
+
+// DefaultSHA256 is the hex sha256 of the shipped prior's artifact: what a
+// checkpoint that reads the prior records.
+func DefaultSHA256() string { return defaultSHA() }
+
+var defaultSHA = sync.OnceValue(func() string {
+	sum := sha256.Sum256(defaultArtifact)
+	return hex.EncodeToString(sum[:])
 })
 
 // Default returns the shipped prior, loaded once per process.

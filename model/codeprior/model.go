@@ -133,7 +133,13 @@ type EditFeatures struct {
 // EditFeatures scores parent and child and compares them. Identical
 // programs give zero features.
 func (m *Model) EditFeatures(parent, child string) EditFeatures {
-	ps, cs := m.Program(parent), m.Program(child)
+	return m.EditFeaturesFrom(m.Program(parent), parent, child)
+}
+
+// EditFeaturesFrom is EditFeatures with the parent already scored (ps =
+// m.Program(parent)): a parent's edits share its score.
+func (m *Model) EditFeaturesFrom(ps Score, parent, child string) EditFeatures {
+	cs := m.Program(child)
 	pl, cl := EditedLines(parent, child)
 	f := EditFeatures{ParentLines: pl, ChildLines: cl, Program: cs.Total - ps.Total, ProgramMean: cs.Mean() - ps.Mean()}
 	var pt, ct float64
