@@ -3,13 +3,16 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // graph code reads as math
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"triage/model/codeprior"
 	"triage/model/priority"
 )
 
@@ -67,6 +70,13 @@ type InputSet struct {
 	// its line, and the parent's test counts. A rank means the same on any
 	// task source; a raw value's scale need not.
 	Siblings bool `json:"siblings,omitempty"`
+	// Prior adds BagPriorDense (bag only): what a model of Python fitted on
+	// code outside every corpus (model/codeprior, the embedded prior)
+	// says of the edit: the change in log-probability of the lines it
+	// edits and of the program, and the edit's rank among its siblings by
+	// it. It stands in for what a pretrained code model brings and a model
+	// trained on one corpus's fixes lacks.
+	Prior bool `json:"prior,omitempty"`
 }
 
 // DefaultBagConfig is the embedded default's architecture.
@@ -113,23 +123,45 @@ var BagSiblingDense = []string{
 	"parent_tests_log", "parent_failing_log",
 }
 
-// Dense returns the names of the relational features a model of c reads,
-// in order: BagDense, then BagSiblingDense with InputSet.Siblings.
-func (c BagConfig) Dense() []string {
-	if c.Inputs.Siblings {
-		return append(append([]string(nil), BagDense...), BagSiblingDense...)
-	}
-	return BagDense
+// BagPriorDense names the relational features InputSet.Prior adds after
+// the others, in order: the code prior's change in log-probability of the
+// edited lines (total and per symbol) and of the whole program (per
+// symbol), and the edit's rank among its siblings by the first.
+var BagPriorDense = []string{
+	"prior_lines_delta", "prior_lines_mean_delta", "prior_program_mean_delta", "prior_lines_rank",
 }
 
-// denseIndex maps every relational feature's name to its position.
-var denseIndex = func() map[string]int {
-	m := map[string]int{}
-	for i, n := range append(append([]string(nil), BagDense...), BagSiblingDense...) {
-		m[n] = i
+// Dense returns the names of the relational features a model of c reads,
+// in order: BagDense, then BagSiblingDense with InputSet.Siblings, then
+// BagPriorDense with InputSet.Prior.
+func (c BagConfig) Dense() []string {
+	names := slices.Clone(BagDense)
+	if c.Inputs.Siblings {
+		names = append(names, BagSiblingDense...)
+	}
+	if c.Inputs.Prior {
+		names = append(names, BagPriorDense...)
+	}
+	return names
+}
+
+// knownDense holds every relational feature's name, of any input set.
+var knownDense = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range slices.Concat(BagDense, BagSiblingDense, BagPriorDense) {
+		m[n] = true
 	}
 	return m
 }()
+
+// denseIndex maps a model's relational features to their positions.
+func denseIndex(names []string) map[string]int {
+	m := make(map[string]int, len(names))
+	for i, n := range names {
+		m[n] = i
+	}
+	return m
+}
 
 // BagNet is the bag architecture as a Net. LM is the code n-gram model
 // (nil reads as an empty model: the naturalness features are then 0).
@@ -139,6 +171,18 @@ type BagNet struct {
 	// HeadHidden is the width of the head's hidden layer.
 	HeadHidden int
 	LM         *NGram
+	// Prior is the code prior the Prior inputs read (nil: none; those
+	// features are then 0).
+	Prior *codeprior.Model
+
+	denseOnce sync.Once
+	dense     map[string]int // Config.Dense()'s positions
+}
+
+// denseAt returns the positions of the model's relational features.
+func (n *BagNet) denseAt() map[string]int {
+	n.denseOnce.Do(func() { n.dense = denseIndex(n.Config.Dense()) })
+	return n.dense
 }
 
 // Arch implements Net.
@@ -230,21 +274,39 @@ func (n *BagNet) EncodeWithLM(edges []priority.Edge, lm *NGram) (Encoded, error)
 			ctx.prevLM = clamp(lm.LogProb(ctx.prev.after)-lm.LogProb(ctx.prev.before), -30, 30)
 		}
 	}
+	if c.Inputs.Prior && n.Prior != nil && ctx.lines != nil {
+		sc := n.Prior.Program(par.Program)
+		ctx.priorParent = &sc
+	}
 	for i := range edges {
 		ids, dense := n.encodeEdit(&edges[i], ctx)
 		enc.Edits = append(enc.Edits, ids)
 		enc.Dense = append(enc.Dense, dense)
 		enc.B = append(enc.B, edges[i].Remaining)
 	}
+	at := n.denseAt()
 	if c.Inputs.Siblings {
-		siblingFeatures(edges, enc.Dense)
+		siblingFeatures(edges, enc.Dense, at)
+	}
+	if c.Inputs.Prior {
+		deltas := make([]float64, len(enc.Dense))
+		for i, d := range enc.Dense {
+			deltas[i] = float64(d[at["prior_lines_delta"]])
+		}
+		all := make([]bool, len(deltas))
+		for i := range all {
+			all[i] = true
+		}
+		for i := range enc.Dense {
+			denseFeatures{enc.Dense[i], at}.set("prior_lines_rank", siblingRank(deltas, all, i))
+		}
 	}
 	return enc, nil
 }
 
 // siblingFeatures sets each edit's BagSiblingDense features from its
 // parent's edits (edges, one group) and their base features (dense).
-func siblingFeatures(edges []priority.Edge, dense [][]float32) {
+func siblingFeatures(edges []priority.Edge, dense [][]float32, at map[string]int) {
 	n := len(edges)
 	scores := make([]float64, n)
 	given := make([]bool, n)
@@ -258,8 +320,8 @@ func siblingFeatures(edges []priority.Edge, dense [][]float32) {
 	lm := make([]float64, n)
 	susp := make([]float64, n)
 	for i, d := range dense {
-		lm[i] = float64(d[denseIndex["lm_delta"]])
-		susp[i] = -float64(d[denseIndex["susp_rank"]]) // a lower suspicion rank is better
+		lm[i] = float64(d[at["lm_delta"]])
+		susp[i] = -float64(d[at["susp_rank"]]) // a lower suspicion rank is better
 	}
 	all := make([]bool, n)
 	for i := range all {
@@ -268,7 +330,7 @@ func siblingFeatures(edges []priority.Edge, dense [][]float32) {
 	par := &edges[0]
 	failing := math.Round(par.FailedFrac * float64(par.Tests))
 	for i := range edges {
-		d := denseFeatures(dense[i])
+		d := denseFeatures{dense[i], at}
 		if given[i] {
 			d.set("proposer_score", scores[i])
 			d.set("proposer_score_given", 1)
@@ -324,6 +386,9 @@ type editContext struct {
 	// at a root); prevLM its naturalness change.
 	prev   parsedEdit
 	prevLM float64
+	// priorParent is the code prior's score of the parent program (nil
+	// without the Prior inputs or the program).
+	priorParent *codeprior.Score
 }
 
 func newEditContext(par *priority.Edge, in InputSet) *editContext {
@@ -360,9 +425,9 @@ func newEditContext(par *priority.Edge, in InputSet) *editContext {
 
 // encodeEdit returns one edit's feature ids and relational features.
 func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float32) {
-	d := denseFeatures(make([]float32, len(n.Config.Dense())))
+	d := denseFeatures{make([]float32, len(n.Config.Dense())), n.denseAt()}
 	if ec.inputs.NoEditText {
-		return nil, d
+		return nil, d.v
 	}
 	p := parseEdit(e.Edit)
 	removed, added := tokenDiff(p.before, p.after)
@@ -392,7 +457,32 @@ func (n *BagNet) encodeEdit(e *priority.Edge, ec *editContext) ([]int32, []float
 	if ec.lines != nil && p.kind != editUnparsed {
 		d.program(p, ec, removed, added)
 	}
-	return ids, d
+	if n.Config.Inputs.Prior && n.Prior != nil && p.kind != editUnparsed {
+		d.prior(n.Prior, p, ec)
+	}
+	return ids, d.v
+}
+
+// prior sets what the code prior says of the edit: the child program is
+// the parent with the edit's old text replaced by its new text on its
+// line; where that cannot be made (no program, the old text not on the
+// line), the edit's two lines are scored on their own.
+func (d denseFeatures) prior(m *codeprior.Model, p parsedEdit, ec *editContext) {
+	before, after := strings.TrimSpace(p.before), strings.TrimSpace(p.after)
+	if ec.priorParent != nil && p.line >= 1 && p.line <= len(ec.lines) && before != "" &&
+		strings.Contains(ec.lines[p.line-1], before) {
+		lines := slices.Clone(ec.lines)
+		lines[p.line-1] = strings.Replace(lines[p.line-1], before, after, 1)
+		child := strings.Join(lines, "\n")
+		f := m.EditFeaturesFrom(*ec.priorParent, strings.Join(ec.lines, "\n"), child)
+		d.set("prior_lines_delta", clamp(f.Lines, -60, 60))
+		d.set("prior_lines_mean_delta", clamp(f.LinesMean, -20, 20))
+		d.set("prior_program_mean_delta", clamp(f.ProgramMean, -5, 5))
+		return
+	}
+	a, b := m.Line(after), m.Line(before)
+	d.set("prior_lines_delta", clamp(a.Total-b.Total, -60, 60))
+	d.set("prior_lines_mean_delta", clamp(a.Mean()-b.Mean(), -20, 20))
 }
 
 // editIDs returns the hashed ids of an edit: its kind, the tokens it
@@ -420,24 +510,28 @@ func (n *BagNet) editIDs(p parsedEdit, removed, added []string, text string) []i
 	return n.wordIDs(ids, fieldEditWord, text, c.MaxEditIDs)
 }
 
-// denseFeatures are an edit's relational features, indexed as BagDense.
-type denseFeatures []float32
+// denseFeatures are an edit's relational features, v, at the positions
+// of its model's feature set.
+type denseFeatures struct {
+	v  []float32
+	at map[string]int
+}
 
 // set sets the feature named name to v (0 for NaN or ±Inf); a feature
 // beyond the model's set (a sibling feature of a model without them) is
 // not kept.
 func (d denseFeatures) set(name string, v float64) {
-	i, ok := denseIndex[name]
+	i, ok := d.at[name]
 	if !ok {
-		panic("bag: unknown dense feature " + name) // a programming error, caught by tests
-	}
-	if i >= len(d) {
+		if !knownDense[name] {
+			panic("bag: unknown dense feature " + name) // a programming error, caught by tests
+		}
 		return
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		v = 0
 	}
-	d[i] = float32(v)
+	d.v[i] = float32(v)
 }
 
 // kind sets the one-hot kind of the edit.

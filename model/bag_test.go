@@ -166,3 +166,47 @@ func TestBagSiblingFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestBagPriorFeatures: with Prior the code prior scores each edit: an
+// edit that writes a plain line where an odd one was gains log-probability
+// and ranks first among its siblings; a checkpoint records the prior.
+func TestBagPriorFeatures(t *testing.T) {
+	cfg := DefaultBagConfig()
+	cfg.Inputs.Prior = true
+	b, err := NewBag(cfg, 5, 16, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Meta.Prior == nil || len(b.Meta.Prior.SHA256) != 64 {
+		t.Fatalf("meta prior %+v", b.Meta.Prior)
+	}
+	par := priority.Edge{Program: "def total(xs):\n    s = 0\n    for x in xs:\n        s = s +- x\n    return s\n",
+		Feedback: "FAILED", Diagnosis: "1 of 2 tests fail.", PassRate: 0.5, FailedFrac: 0.5, MaxDepth: 4, Remaining: 4}
+	var edges []priority.Edge
+	for _, e := range []string{
+		"Line 4: change `s = s +- x` to `s = s + x`; add the element.",
+		"Line 4: change `s = s +- x` to `s = s +-- x`; negate twice.",
+		"Line 2: change `s = 0` to `s = 0 ** 0 ** 0`; start elsewhere.",
+	} {
+		ed := par
+		ed.Edit = e
+		edges = append(edges, ed)
+	}
+	enc, err := b.Net.Encode(edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := cfg.Dense()
+	get := func(i int, name string) float32 { return enc.Dense[i][slices.Index(names, name)] }
+	if !(get(0, "prior_lines_delta") > 0) || !(get(0, "prior_lines_delta") > get(1, "prior_lines_delta")) ||
+		!(get(0, "prior_lines_delta") > get(2, "prior_lines_delta")) {
+		t.Errorf("prior line deltas %v, %v, %v: want the plain line's highest and positive",
+			get(0, "prior_lines_delta"), get(1, "prior_lines_delta"), get(2, "prior_lines_delta"))
+	}
+	if get(0, "prior_lines_rank") != 0 || get(0, "prior_program_mean_delta") == 0 {
+		t.Errorf("rank %v, program mean delta %v", get(0, "prior_lines_rank"), get(0, "prior_program_mean_delta"))
+	}
+	if len(names) != len(BagDense)+len(BagPriorDense) {
+		t.Errorf("%d relational features with the prior alone", len(names))
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	mlctx "github.com/gomlx/gomlx/pkg/ml/context"
 
+	"triage/model/codeprior"
 	"triage/model/tokenizer"
 )
 
@@ -63,6 +64,8 @@ type Meta struct {
 	Base *BaseRef `json:"base,omitempty"`
 	// NGramVocab is the vocabulary size of the bag model's n-gram model.
 	NGramVocab int `json:"ngram_vocab,omitempty"`
+	// Prior is the code prior of a bag model with the Prior inputs.
+	Prior *PriorRef `json:"prior,omitempty"`
 	// Files maps each weight file of the folder to its sha256.
 	Files map[string]string `json:"files"`
 	// Training is the trainer's record (options, corpus, seed, history).
@@ -118,8 +121,23 @@ func NewBag(cfg BagConfig, bins, headHidden int, lm *NGram, seed int64) (*Bundle
 	mctx := mlctx.New()
 	mctx.SetParam(mlctx.ParamInitialSeed, seed)
 	net := &BagNet{Config: cfg, Bins: bins, HeadHidden: headHidden, LM: lm}
-	return &Bundle{Ctx: mctx, Net: net, Meta: Meta{Format: CheckpointFormat, Arch: "bag", Bins: bins,
-		MaxDepth: bins - 1, HeadHidden: headHidden, Bag: &cfg, Inputs: cfg.Inputs}}, nil
+	meta := Meta{Format: CheckpointFormat, Arch: "bag", Bins: bins,
+		MaxDepth: bins - 1, HeadHidden: headHidden, Bag: &cfg, Inputs: cfg.Inputs}
+	if cfg.Inputs.Prior {
+		pr, err := codeprior.Default()
+		if err != nil {
+			return nil, fmt.Errorf("bag: %w", err)
+		}
+		net.Prior = pr
+		meta.Prior = &PriorRef{SHA256: codeprior.DefaultSHA256()}
+	}
+	return &Bundle{Ctx: mctx, Net: net, Meta: meta}, nil
+}
+
+// PriorRef names the code prior a checkpoint's inputs were computed with:
+// the sha256 of its artifact. A checkpoint is loaded only with that prior.
+type PriorRef struct {
+	SHA256 string `json:"sha256"`
 }
 
 // NewQwen3Bundle wraps a Qwen3 model with its tokenizer and limits.
@@ -441,6 +459,10 @@ func loadBag(dir string, meta Meta) (*Bundle, error) {
 	b, err := NewBag(cfg, meta.Bins, meta.HeadHidden, lm, 0)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Inputs.Prior && (meta.Prior == nil || meta.Prior.SHA256 != b.Meta.Prior.SHA256) {
+		return nil, fmt.Errorf("checkpoint %s: its inputs were computed with code prior %v, this binary embeds %s",
+			dir, meta.Prior, b.Meta.Prior.SHA256)
 	}
 	b.Meta = meta
 	f := dtypes.Float32

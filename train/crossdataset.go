@@ -142,8 +142,11 @@ type LODODirection struct {
 	FixTrees  int    `json:"heldout_trees_with_fix"`
 	Tasks     int    `json:"heldout_tasks"`
 	// Tuned holds each baseline's hyperparameters chosen on the training
-	// source's val split.
+	// source's val split; ValET every baseline's E[T] there (at its chosen
+	// point), what a choice of the learned policy's settings compares its
+	// runs' Val with: the held-out figures choose nothing.
 	Tuned     map[string]policy.Params  `json:"tuned"`
+	ValET     map[string]float64        `json:"val_et"`
 	Baselines map[string]policy.Summary `json:"baselines"`
 	Runs      []LODORun                 `json:"runs"`
 	// Ensemble is the mean of the Runs' models (with more than one seed).
@@ -222,6 +225,7 @@ func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env En
 	type tuning struct {
 		val   []*corpus.Tree
 		tuned map[string]policy.Params
+		valET map[string]float64
 	}
 	tuned := map[string]tuning{} // by training dataset: tuned once for all its directions
 	for _, pl := range lodoPlans(ds, o.Pairs) {
@@ -232,17 +236,18 @@ func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env En
 			if err != nil {
 				return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
 			}
-			params, err := tuneBaselines(ctx, val, o)
+			params, valET, err := tuneBaselines(ctx, val, o)
 			if err != nil {
 				return nil, fmt.Errorf("dataset %s: %w", tr.Name, err)
 			}
-			tu = tuning{val, params}
+			tu = tuning{val, params, valET}
 			tuned[tr.Name] = tu
 		}
 		d, err := lodoDirection(ctx, tr, te, tu.tuned, tu.val, hgrid, o, env, log)
 		if err != nil {
 			return nil, fmt.Errorf("train on %s, test on %s: %w", tr.Name, te.Name, err)
 		}
+		d.ValET = tu.valET
 		out = append(out, *d)
 	}
 	return out, nil
@@ -511,37 +516,44 @@ func fixed(ts []*corpus.Tree) []*corpus.Tree {
 	return slices.DeleteFunc(slices.Clone(ts), func(t *corpus.Tree) bool { return !t.HasFix() })
 }
 
-// tuneBaselines picks each baseline's grid point by E[T] on val.
-func tuneBaselines(ctx context.Context, val []*corpus.Tree, o LODOOptions) (map[string]policy.Params, error) {
+// tuneBaselines picks each baseline's grid point by E[T] on val, and
+// returns every baseline's E[T] there at its chosen point (an untuned one
+// at its defaults): the figures a choice of the learned policy's settings
+// may be compared with.
+func tuneBaselines(ctx context.Context, val []*corpus.Tree, o LODOOptions) (map[string]policy.Params, map[string]float64, error) {
 	out := map[string]policy.Params{}
+	valET := map[string]float64{}
 	if len(fixed(val)) == 0 {
-		return nil, ErrNoValFix
+		return nil, nil, ErrNoValFix
 	}
 	for _, name := range o.Baselines {
-		spec, ok := o.Grids[name]
-		if !ok {
-			continue
-		}
-		pts, err := policy.ParseGrid(spec)
-		if err != nil {
-			return nil, fmt.Errorf("grid of %s: %w", name, err)
+		pts := []policy.GridPoint{nil}
+		spec, tuned := o.Grids[name]
+		if tuned {
+			var err error
+			if pts, err = policy.ParseGrid(spec); err != nil {
+				return nil, nil, fmt.Errorf("grid of %s: %w", name, err)
+			}
 		}
 		var pols []eval.Policy
 		for _, pt := range pts {
 			p, err := budgeted(name, pt, o.Budgets)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			pols = append(pols, eval.Policy{Policy: p, Params: pt})
 		}
 		tu, err := eval.Tune(ctx, eval.Trees(val), pols, eval.MetricET,
 			eval.Options{Seeds: o.Seeds, Resamples: 1, Budgets: o.Budgets, Workers: o.Workers})
 		if err != nil {
-			return nil, fmt.Errorf("tune %s: %w", name, err)
+			return nil, nil, fmt.Errorf("tune %s: %w", name, err)
 		}
-		out[name] = tu.Points[tu.Best].Params
+		valET[name] = tu.Points[tu.Best].ET
+		if tuned {
+			out[name] = tu.Points[tu.Best].Params
+		}
 	}
-	return out, nil
+	return out, valET, nil
 }
 
 // budgeted builds baseline name; a budget-aware one (bgmcts) whose params

@@ -245,6 +245,9 @@ func TestLeaveOneSourceOut(t *testing.T) {
 				t.Errorf("%s → %s: scored task %s", d.Train, d.Test, o.TaskID)
 			}
 		}
+		if len(d.ValET) != 2 || !(d.ValET["bfs"] > 0 && d.ValET["uct"] > 0) {
+			t.Errorf("%s → %s: baselines' val E[T] %v, want bfs's and uct's", d.Train, d.Test, d.ValET)
+		}
 		// The checkpoint chose its step on the union's val split: both
 		// training sources' val trees.
 		if d.Runs[0].Val == nil || d.Runs[0].Val.Trees != 4 {
@@ -264,7 +267,7 @@ func TestLeaveOneSourceOut(t *testing.T) {
 	if err := WriteLODOVerdict(&md, dirs, p, []int{36}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| a | b+c | 12 (", "| pooled | the others | 36 (", "## train on a+b, score on c (all split"} {
+	for _, want := range []string{"| a | b+c | 12 (", "| pooled | the others | 36 (", "## train on a+b, score on c (all split", "| b+c | 1 | "} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("verdict lacks %q:\n%s", want, md.String())
 		}

@@ -3,6 +3,8 @@ package train
 import (
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -56,7 +58,31 @@ func WriteLODOVerdict(w io.Writer, dirs []LODODirection, pooled *LODOPooled, bud
 		row("pooled", "the others", pooled.Trees, fix, pooled.Tasks, "all", pooled.Ensemble)
 	}
 	fmt.Fprintln(w)
+	writeLODOVal(w, dirs)
 	return WriteLODO(w, dirs, budgets)
+}
+
+// writeLODOVal writes what the training sources' val splits say: each
+// run's val E[T] against the best baseline's there. Settings of the
+// learned policy are chosen on these figures, never on the held-out ones.
+func writeLODOVal(w io.Writer, dirs []LODODirection) {
+	fmt.Fprint(w, "## On the training sources' val splits (what a choice of settings may read)\n\n")
+	fmt.Fprint(w, "| trained on | seed | learned val E[T] | best baseline there | its val E[T] | ratio |\n|---|---|---|---|---|---|\n")
+	for _, d := range dirs {
+		best, bestET := "", math.Inf(1)
+		for _, n := range slices.Sorted(maps.Keys(d.ValET)) {
+			if d.ValET[n] < bestET {
+				best, bestET = n, d.ValET[n]
+			}
+		}
+		for _, r := range d.Runs {
+			if r.Val == nil || best == "" {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %d | %.2f | %s | %.2f | %.3f |\n", d.Train, r.Seed, r.Val.ET, best, bestET, r.Val.ET/bestET)
+		}
+	}
+	fmt.Fprintln(w)
 }
 
 // hardest keeps, for each policy of ps (in order of first appearance), its

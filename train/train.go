@@ -163,8 +163,8 @@ func (o *Options) Validate() error {
 		return corpus.FieldErrorf("{Base} loads a Qwen3 decoder: use {Arch} 0.6b or a config.json with it")
 	case o.Arch == "small" && o.DType != "f32":
 		return errors.New("the small architecture trains in f32")
-	case o.Arch != "small" && (o.Inputs.NoProgram || o.Inputs.NoWords || o.Inputs.Siblings):
-		return corpus.FieldErrorf("{Inputs.NoProgram}, {Inputs.NoWords} and {Inputs.Siblings} are inputs of the small architecture (a Qwen3 model reads the text it is given: use {Inputs.NoParentText}, {Inputs.NoEditText})")
+	case o.Arch != "small" && (o.Inputs.NoProgram || o.Inputs.NoWords || o.Inputs.Siblings || o.Inputs.Prior):
+		return corpus.FieldErrorf("{Inputs.NoProgram}, {Inputs.NoWords}, {Inputs.Siblings} and {Inputs.Prior} are inputs of the small architecture (a Qwen3 model reads the text it is given: use {Inputs.NoParentText}, {Inputs.NoEditText})")
 	}
 	if o.Arch == "small" {
 		return o.Bag.Validate()

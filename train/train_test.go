@@ -158,8 +158,8 @@ func TestTrainLearnsSignal(t *testing.T) {
 		{"survival", func(*Options) {}},
 		// The inputs that mean the same on every source and the ranking
 		// term over siblings: the signal is still learned.
-		{"siblings, no length, rank term", func(o *Options) {
-			o.Inputs.Siblings, o.Inputs.NoLength, o.RankWeight = true, true, 0.5
+		{"siblings, prior, no length, rank term", func(o *Options) {
+			o.Inputs.Siblings, o.Inputs.Prior, o.Inputs.NoLength, o.RankWeight = true, true, true, 0.5
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
@@ -15,10 +16,24 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"triage/corpus"
 	"triage/corpus/taskset"
+	"triage/search/sandbox"
+)
+
+// seccompProfileFile and appArmorProfileFile are the profiles the build
+// pods run under (Localhost profiles, installed on every node).
+var (
+	seccompProfileFile  = filepath.Join(deployDir, "seccomp", "triage-build.json")
+	appArmorProfileFile = filepath.Join(deployDir, "apparmor", "triage-build")
 )
 
 // deployDir holds the image, the Kubernetes manifests and the Slurm
@@ -42,62 +57,11 @@ func parseOnly(args []string) error {
 	return c.ValidateArgs(c.Flags().Args())
 }
 
-// k8sObject is the part of a manifest the test reads.
-type k8sObject struct {
-	Kind     string `yaml:"kind"`
-	Metadata struct {
-		Name string `yaml:"name"`
-	} `yaml:"metadata"`
-	Spec struct {
-		CompletionMode string      `yaml:"completionMode"`
-		Completions    *int        `yaml:"completions"`
-		Selector       k8sSelector `yaml:"selector"`
-		MinAvailable   *int        `yaml:"minAvailable"`
-		Template       k8sTemplate `yaml:"template"`
-	} `yaml:"spec"`
-}
-
-type k8sSelector struct {
-	MatchLabels map[string]string `yaml:"matchLabels"`
-	// A Service's selector is the labels themselves.
-	Inline map[string]string `yaml:",inline"`
-}
-
-type k8sTemplate struct {
-	Metadata struct {
-		Labels map[string]string `yaml:"labels"`
-	} `yaml:"metadata"`
-	Spec struct {
-		Containers []k8sContainer `yaml:"containers"`
-	} `yaml:"spec"`
-}
-
-type k8sContainer struct {
-	Image   string   `yaml:"image"`
-	Command []string `yaml:"command"`
-	Args    []string `yaml:"args"`
-	Env     []struct {
-		Name  string `yaml:"name"`
-		Value string `yaml:"value"`
-	} `yaml:"env"`
-	Readiness *struct {
-		HTTPGet struct {
-			Path string `yaml:"path"`
-		} `yaml:"httpGet"`
-	} `yaml:"readinessProbe"`
-	Resources struct {
-		Limits map[string]string `yaml:"limits"`
-	} `yaml:"resources"`
-	Security struct {
-		Privileged bool `yaml:"privileged"`
-	} `yaml:"securityContext"`
-}
-
 // triageArgs returns the triage command lines a container runs: its args
 // when the image's entry point (triage) runs them, or each line of a
 // /bin/sh -c script that runs triage, with the script's variables set
 // from vars.
-func (c k8sContainer) triageArgs(vars map[string]string) ([][]string, error) {
+func triageArgs(c corev1.Container, vars map[string]string) ([][]string, error) {
 	if len(c.Command) == 0 {
 		return [][]string{c.Args}, nil
 	}
@@ -142,114 +106,385 @@ func scriptTriageLines(script, prog string, vars map[string]string) ([][]string,
 	return out, nil
 }
 
-// TestDeployManifests: every manifest parses; every triage command line in
-// them goes through the CLI's parser; the build is an Indexed Job that sets
-// JOB_COMPLETIONS to its completions and reads --shard auto; there is a
-// merge Job, a GPU Job training --arch 0.6b, and serve as a Deployment
-// with readiness on /healthz behind a Service and a PodDisruptionBudget
-// that select its pods.
-func TestDeployManifests(t *testing.T) {
+// k8sManifest is one object of a manifest file, decoded strictly into its
+// Kubernetes API type.
+type k8sManifest struct {
+	file string
+	kind string
+	name string
+	obj  any // *batchv1.Job, *appsv1.Deployment, ...
+}
+
+// k8sKinds are the kinds the manifests may hold: each with its apiVersion
+// and a new value of its API type.
+var k8sKinds = map[string]struct {
+	apiVersion string
+	new        func() any
+}{
+	"Job":                   {"batch/v1", func() any { return &batchv1.Job{} }},
+	"Deployment":            {"apps/v1", func() any { return &appsv1.Deployment{} }},
+	"Service":               {"v1", func() any { return &corev1.Service{} }},
+	"PodDisruptionBudget":   {"policy/v1", func() any { return &policyv1.PodDisruptionBudget{} }},
+	"PersistentVolumeClaim": {"v1", func() any { return &corev1.PersistentVolumeClaim{} }},
+}
+
+// decodeManifest decodes one YAML document strictly into the API type of
+// its kind: a field the type does not have (misspelt or misplaced), a
+// field given twice, a value of the wrong type, or an apiVersion other
+// than the kind's is an error, as a real API server's strict field
+// validation would make it.
+func decodeManifest(doc []byte) (kind, name string, obj any, err error) {
+	var meta struct {
+		metav1.TypeMeta `json:",inline"`
+		Metadata        metav1.ObjectMeta `json:"metadata"`
+	}
+	if err := sigsyaml.Unmarshal(doc, &meta); err != nil {
+		return "", "", nil, err
+	}
+	k, ok := k8sKinds[meta.Kind]
+	if !ok {
+		return "", "", nil, fmt.Errorf("kind %q: not one the test knows", meta.Kind)
+	}
+	if meta.APIVersion != k.apiVersion {
+		return "", "", nil, fmt.Errorf("%s: apiVersion %q, want %q", meta.Kind, meta.APIVersion, k.apiVersion)
+	}
+	if meta.Metadata.Name == "" {
+		return "", "", nil, fmt.Errorf("%s without metadata.name", meta.Kind)
+	}
+	obj = k.new()
+	if err := sigsyaml.UnmarshalStrict(doc, obj); err != nil {
+		return "", "", nil, fmt.Errorf("%s %s: %w", meta.Kind, meta.Metadata.Name, err)
+	}
+	return meta.Kind, meta.Metadata.Name, obj, nil
+}
+
+// readManifests decodes every object of every manifest in deployDir/k8s.
+func readManifests(t *testing.T) []k8sManifest {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(deployDir, "k8s", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no manifests: %v", err)
 	}
-	byKind := map[string][]k8sObject{}
-	var commands [][]string
+	var out []k8sManifest
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(data))
+		r := k8syaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 		for {
-			var o k8sObject
-			err := dec.Decode(&o)
+			doc, err := r.Read()
 			if errors.Is(err, io.EOF) {
 				break
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			if o.Kind == "" || o.Metadata.Name == "" {
-				t.Fatalf("%s: an object without kind or name", f)
+			if len(bytes.TrimSpace(stripComments(doc))) == 0 {
+				continue
 			}
-			byKind[o.Kind] = append(byKind[o.Kind], o)
-			for _, c := range o.Spec.Template.Spec.Containers {
-				lines, err := c.triageArgs(map[string]string{"resume": "--resume"})
-				if err != nil {
-					t.Fatalf("%s %s: %v", f, o.Metadata.Name, err)
+			kind, name, obj, err := decodeManifest(doc)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out = append(out, k8sManifest{file: filepath.Base(f), kind: kind, name: name, obj: obj})
+		}
+	}
+	return out
+}
+
+// stripComments drops the comment lines of a YAML document.
+func stripComments(doc []byte) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(doc, []byte("\n")) {
+		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
+
+// podTemplate returns the pod template of a workload object (nil for
+// objects that run no pods).
+func podTemplate(obj any) *corev1.PodTemplateSpec {
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		return &o.Spec.Template
+	case *appsv1.Deployment:
+		return &o.Spec.Template
+	}
+	return nil
+}
+
+// TestDeployManifests: every manifest decodes strictly into Kubernetes' own
+// API types (k8s.io/api); every triage command line in them goes through
+// the CLI's parser; the build is an Indexed Job that sets JOB_COMPLETIONS
+// to its completions and reads --shard auto; there is a merge Job, a GPU
+// Job training --arch 0.6b, and serve as a Deployment with readiness on
+// /healthz behind a Service and a PodDisruptionBudget that select its pods.
+func TestDeployManifests(t *testing.T) {
+	objs := readManifests(t)
+	var commands [][]string
+	for _, o := range objs {
+		pt := podTemplate(o.obj)
+		if pt == nil {
+			continue
+		}
+		checkNotPrivileged(t, o, &pt.Spec)
+		for _, c := range pt.Spec.Containers {
+			lines, err := triageArgs(c, map[string]string{"resume": "--resume"})
+			if err != nil {
+				t.Fatalf("%s %s: %v", o.file, o.name, err)
+			}
+			for _, args := range lines {
+				if err := parseOnly(args); err != nil {
+					t.Errorf("%s %s: triage %s: %v", o.file, o.name, strings.Join(args, " "), err)
 				}
-				for _, args := range lines {
-					if err := parseOnly(args); err != nil {
-						t.Errorf("%s %s: triage %s: %v", f, o.Metadata.Name, strings.Join(args, " "), err)
-					}
-					commands = append(commands, args)
-				}
+				commands = append(commands, args)
 			}
 		}
 	}
 	var build, merge, gpu, serve bool
-	for _, j := range byKind["Job"] {
-		c := j.Spec.Template.Spec.Containers[0]
-		lines, _ := c.triageArgs(map[string]string{"resume": ""})
-		args := strings.Join(lines[0], " ")
-		switch {
-		case strings.HasPrefix(args, "corpus build"):
-			build = true
-			env := map[string]string{}
-			for _, e := range c.Env {
-				env[e.Name] = e.Value
-			}
-			if j.Spec.CompletionMode != "Indexed" || j.Spec.Completions == nil || env[envK8sCount] != strconv.Itoa(*j.Spec.Completions) {
-				t.Errorf("build Job %s: completionMode %q, completions %d, %s=%q; want Indexed with %s equal to completions",
-					j.Metadata.Name, j.Spec.CompletionMode, deref(j.Spec.Completions), envK8sCount, env[envK8sCount], envK8sCount)
-			}
-			if !strings.Contains(args, "--shard=auto") {
-				t.Errorf("build Job %s: no --shard=auto in %q", j.Metadata.Name, args)
-			}
-			if !c.Security.Privileged {
-				t.Errorf("build Job %s: the sandbox's namespaces and cgroups need a privileged container", j.Metadata.Name)
-			}
-		case strings.HasPrefix(args, "corpus merge"):
-			merge = true
-		case strings.HasPrefix(args, "train") && strings.Contains(args, "--arch=0.6b"):
-			gpu = c.Resources.Limits["nvidia.com/gpu"] != ""
-		}
-	}
 	var podLabels map[string]string
-	for _, d := range byKind["Deployment"] {
-		c := d.Spec.Template.Spec.Containers[0]
-		if len(c.Args) > 0 && c.Args[0] == "serve" {
-			serve = c.Readiness != nil && c.Readiness.HTTPGet.Path == "/healthz"
-			podLabels = d.Spec.Template.Metadata.Labels
-		}
-	}
-	selects := func(sel map[string]string) bool {
-		for k, v := range sel {
-			if podLabels[k] != v {
-				return false
+	var services []*corev1.Service
+	var pdbs []*policyv1.PodDisruptionBudget
+	for _, o := range objs {
+		switch v := o.obj.(type) {
+		case *batchv1.Job:
+			c := v.Spec.Template.Spec.Containers[0]
+			lines, _ := triageArgs(c, map[string]string{"resume": ""})
+			args := strings.Join(lines[0], " ")
+			switch {
+			case strings.HasPrefix(args, "corpus build"):
+				build = true
+				checkBuildJob(t, v, c, args)
+			case strings.HasPrefix(args, "corpus merge"):
+				merge = true
+			case strings.HasPrefix(args, "train") && strings.Contains(args, "--arch=0.6b"):
+				_, gpu = c.Resources.Limits["nvidia.com/gpu"]
 			}
+		case *appsv1.Deployment:
+			c := v.Spec.Template.Spec.Containers[0]
+			if len(c.Args) > 0 && c.Args[0] == "serve" {
+				serve = c.ReadinessProbe != nil && c.ReadinessProbe.HTTPGet != nil && c.ReadinessProbe.HTTPGet.Path == "/healthz"
+				checkServeSecurity(t, v)
+				podLabels = v.Spec.Template.Labels
+				if v.Spec.Selector == nil || !selects(v.Spec.Selector.MatchLabels, podLabels) {
+					t.Errorf("Deployment %s: selector %v does not select its own pods %v", v.Name, v.Spec.Selector, podLabels)
+				}
+			}
+		case *corev1.Service:
+			services = append(services, v)
+		case *policyv1.PodDisruptionBudget:
+			pdbs = append(pdbs, v)
 		}
-		return len(sel) > 0
 	}
-	if len(byKind["Service"]) != 1 || !selects(byKind["Service"][0].Spec.Selector.Inline) {
+	if len(services) != 1 || !selects(services[0].Spec.Selector, podLabels) {
 		t.Errorf("want one Service selecting the serve pods %v", podLabels)
 	}
-	if pdb := byKind["PodDisruptionBudget"]; len(pdb) != 1 || !selects(pdb[0].Spec.Selector.MatchLabels) || deref(pdb[0].Spec.MinAvailable) < 1 {
-		t.Errorf("want one PodDisruptionBudget selecting the serve pods %v", podLabels)
+	if len(pdbs) != 1 || pdbs[0].Spec.Selector == nil || !selects(pdbs[0].Spec.Selector.MatchLabels, podLabels) ||
+		pdbs[0].Spec.MinAvailable == nil || pdbs[0].Spec.MinAvailable.IntValue() < 1 {
+		t.Errorf("want one PodDisruptionBudget with minAvailable >= 1 selecting the serve pods %v", podLabels)
 	}
 	if !build || !merge || !gpu || !serve {
 		t.Errorf("build Job %v, merge Job %v, GPU train Job %v, serve Deployment with /healthz readiness %v: want all", build, merge, gpu, serve)
 	}
-	t.Logf("%d manifests, %d triage command lines parsed", len(files), len(commands))
+	t.Logf("%d objects decoded strictly into k8s.io/api types, %d triage command lines parsed", len(objs), len(commands))
+}
+
+// checkBuildJob checks the corpus build Job: Indexed, JOB_COMPLETIONS equal
+// to its completions, --shard=auto.
+func checkBuildJob(t *testing.T, j *batchv1.Job, c corev1.Container, args string) {
+	t.Helper()
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	mode := ""
+	if j.Spec.CompletionMode != nil {
+		mode = string(*j.Spec.CompletionMode)
+	}
+	completions := 0
+	if j.Spec.Completions != nil {
+		completions = int(*j.Spec.Completions)
+	}
+	if mode != string(batchv1.IndexedCompletion) || completions == 0 || env[envK8sCount] != strconv.Itoa(completions) {
+		t.Errorf("build Job %s: completionMode %q, completions %d, %s=%q; want Indexed with %s equal to completions",
+			j.Name, mode, completions, envK8sCount, env[envK8sCount], envK8sCount)
+	}
+	if !strings.Contains(args, "--shard=auto") {
+		t.Errorf("build Job %s: no --shard=auto in %q", j.Name, args)
+	}
+	checkBuildPodSecurity(t, j.Name, &j.Spec.Template.Spec, c, args)
+}
+
+// checkBuildPodSecurity checks a build pod's confinement (docs/deploy.md,
+// "Security context"): a user namespace of its own, not privileged, no
+// privilege escalation, every capability dropped but the sandbox's
+// (sandbox.PodCapabilities), the project's seccomp (Localhost) and AppArmor
+// profiles, a read-only root with an emptyDir for the sandbox's folders, no
+// host path (no writable host cgroup), and the default --sandbox-limits
+// (require), which accepts the limits the sandbox sets without cgroups.
+func checkBuildPodSecurity(t *testing.T, name string, pod *corev1.PodSpec, c corev1.Container, args string) {
+	t.Helper()
+	if pod.HostUsers == nil || *pod.HostUsers {
+		t.Errorf("build Job %s: hostUsers %v, want false (a user namespace of the pod's own)", name, pod.HostUsers)
+	}
+	psc := pod.SecurityContext
+	if psc == nil || psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeLocalhost ||
+		psc.SeccompProfile.LocalhostProfile == nil || *psc.SeccompProfile.LocalhostProfile != filepath.Base(seccompProfileFile) {
+		t.Errorf("build Job %s: want the seccomp profile Localhost %s", name, filepath.Base(seccompProfileFile))
+	}
+	if psc == nil || psc.AppArmorProfile == nil || psc.AppArmorProfile.Type != corev1.AppArmorProfileTypeLocalhost ||
+		psc.AppArmorProfile.LocalhostProfile == nil || *psc.AppArmorProfile.LocalhostProfile != filepath.Base(appArmorProfileFile) {
+		t.Errorf("build Job %s: want the AppArmor profile Localhost %s", name, filepath.Base(appArmorProfileFile))
+	}
+	sc := c.SecurityContext
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || (sc.Privileged != nil && *sc.Privileged) ||
+		sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem {
+		t.Fatalf("build Job %s: want privileged false, allowPrivilegeEscalation false, readOnlyRootFilesystem true", name)
+	}
+	var add []string
+	if sc.Capabilities != nil {
+		for _, c := range sc.Capabilities.Add {
+			add = append(add, string(c))
+		}
+	}
+	if sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || !slices.Equal(add, sandbox.PodCapabilities) {
+		t.Errorf("build Job %s: capabilities %v, want drop [ALL] and add %v (sandbox.PodCapabilities)", name, sc.Capabilities, sandbox.PodCapabilities)
+	}
+	for _, v := range pod.Volumes {
+		if v.HostPath != nil {
+			t.Errorf("build Job %s: host path volume %s", name, v.Name)
+		}
+	}
+	mounts := map[string]string{}
+	for _, m := range c.VolumeMounts {
+		mounts[m.MountPath] = m.Name
+	}
+	if !slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == mounts["/tmp"] && v.EmptyDir != nil }) {
+		t.Errorf("build Job %s: want an emptyDir at /tmp for the sandbox's folders (the root file system is read-only)", name)
+	}
+	if strings.Contains(args, "--sandbox-limits") {
+		t.Errorf("build Job %s: %q sets --sandbox-limits; the default, require, holds in such a pod", name, args)
+	}
+}
+
+// checkServeSecurity checks the serve pods: an account other than root, no
+// privilege escalation, every capability dropped, a read-only root, and an
+// emptyDir where the embedded checkpoint is unpacked (XDG_CACHE_HOME).
+func checkServeSecurity(t *testing.T, d *appsv1.Deployment) {
+	t.Helper()
+	pod := d.Spec.Template.Spec
+	c := pod.Containers[0]
+	psc, sc := pod.SecurityContext, c.SecurityContext
+	if psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser == 0 {
+		t.Errorf("serve Deployment %s: want runAsNonRoot and a runAsUser other than 0", d.Name)
+	}
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || sc.ReadOnlyRootFilesystem == nil ||
+		!*sc.ReadOnlyRootFilesystem || sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || len(sc.Capabilities.Add) > 0 {
+		t.Errorf("serve Deployment %s: want allowPrivilegeEscalation false, readOnlyRootFilesystem true and every capability dropped", d.Name)
+	}
+	cache := ""
+	for _, e := range c.Env {
+		if e.Name == "XDG_CACHE_HOME" {
+			cache = e.Value
+		}
+	}
+	ok := false
+	for _, m := range c.VolumeMounts {
+		if m.MountPath == cache && !m.ReadOnly {
+			ok = slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == m.Name && v.EmptyDir != nil })
+		}
+	}
+	if cache == "" || !ok {
+		t.Errorf("serve Deployment %s: want XDG_CACHE_HOME (the checkpoint cache) on a writable emptyDir, have %q", d.Name, cache)
+	}
+}
+
+// checkNotPrivileged checks that no container of a pod is privileged and
+// that capabilities are spelled as the runtime and the API's checks expect
+// (SYS_ADMIN, not CAP_SYS_ADMIN).
+func checkNotPrivileged(t *testing.T, o k8sManifest, pod *corev1.PodSpec) {
+	t.Helper()
+	for _, c := range append(slices.Clone(pod.InitContainers), pod.Containers...) {
+		sc := c.SecurityContext
+		if sc == nil {
+			continue
+		}
+		if sc.Privileged != nil && *sc.Privileged {
+			t.Errorf("%s %s: container %s is privileged", o.file, o.name, c.Name)
+		}
+		if sc.Capabilities != nil {
+			for _, cp := range append(slices.Clone(sc.Capabilities.Add), sc.Capabilities.Drop...) {
+				if strings.HasPrefix(string(cp), "CAP_") {
+					t.Errorf("%s %s: capability %s: spell it without CAP_", o.file, o.name, cp)
+				}
+			}
+		}
+	}
+}
+
+// selects reports whether the label selector sel (non-empty) matches labels.
+func selects(sel, labels map[string]string) bool {
+	for k, v := range sel {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return len(sel) > 0
+}
+
+// TestDeployManifestDecoderStrict: the decoder refuses what a real API
+// server would (a misspelt field, a field in the wrong place, a value of
+// the wrong type, a duplicate field, a wrong apiVersion), so that
+// TestDeployManifests cannot pass a manifest an API server would refuse.
+func TestDeployManifestDecoderStrict(t *testing.T) {
+	const job = `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+spec:
+  %s
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: c
+          image: triage:dev
+          %s
+`
+	for _, tc := range []struct {
+		name, spec, container string
+		ok                    bool
+	}{
+		{"valid", "completions: 2", "args: [corpus, merge]", true},
+		{"misspelt field", "completionMod: Indexed", "args: [corpus, merge]", false},
+		{"misplaced field", "privileged: true", "args: [corpus, merge]", false},
+		{"wrong type", "completions: two", "args: [corpus, merge]", false},
+		{"duplicate field", "completions: 2\n  completions: 3", "args: [corpus, merge]", false},
+		{"container field misspelt", "completions: 2", "securityContext: {privilegd: false}", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, _, err := decodeManifest([]byte(fmt.Sprintf(job, tc.spec, tc.container)))
+			if (err == nil) != tc.ok {
+				t.Errorf("decode: %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+	if _, _, _, err := decodeManifest([]byte("apiVersion: apps/v1\nkind: Job\nmetadata: {name: j}\n")); err == nil {
+		t.Error("a Job of apiVersion apps/v1 decoded")
+	}
 }
 
 // TestDeploySlurmScripts: every triage command line of the Slurm scripts
 // goes through the CLI's parser; the build is an array job reading
-// --shard auto, the training asks for a GPU, and submit.sh chains build,
-// merge and training with afterok dependencies.
+// --shard auto, the training asks for a GPU and has a CPU path, and
+// submit.sh chains build, merge and training with afterok dependencies.
+// TestDeploySlurmCluster runs them on a real cluster.
 func TestDeploySlurmScripts(t *testing.T) {
 	vars := map[string]string{"TRIAGE": "triage", "DATA": "/scratch/triage", "TASKS": "bundled", "WORKERS": "4",
+		"K": "3", "DEPTH": "4", "ROOTS": "5", "BUILD_FLAGS": "--tasks-per-shard 1 --test-timeout 2s",
 		"SANDBOX_LIMITS": "warn", "BASE": "/scratch/models/Qwen3-0.6B-Base", "PJRT_PLUGIN": "/opt/pjrt/xla_cuda_plugin.so", "RESUME": "--resume"}
 	files, err := filepath.Glob(filepath.Join(deployDir, "slurm", "*.sbatch"))
 	if err != nil || len(files) != 3 {
@@ -273,12 +508,16 @@ func TestDeploySlurmScripts(t *testing.T) {
 				t.Errorf("%s: triage %s: %v", f, strings.Join(args, " "), err)
 			}
 		}
-		got[filepath.Base(f)] = string(data) + "\n" + strings.Join(lines[0], " ")
+		var joined []string
+		for _, args := range lines {
+			joined = append(joined, strings.Join(args, " "))
+		}
+		got[filepath.Base(f)] = string(data) + "\n" + strings.Join(joined, "\n")
 	}
 	for name, want := range map[string][]string{
 		"corpus-build.sbatch": {"#SBATCH --array=", "corpus build", "--shard auto"},
 		"corpus-merge.sbatch": {"corpus merge --out"},
-		"train-gpu.sbatch":    {"#SBATCH --gres=gpu:1", "train", "--arch 0.6b"},
+		"train.sbatch":        {"#SBATCH --gres=gpu:1", "train --corpus /scratch/triage/corpus --arch 0.6b", "train --corpus /scratch/triage/corpus --arch small --backend go"},
 	} {
 		for _, w := range want {
 			if !strings.Contains(got[name], w) {
@@ -432,9 +671,94 @@ func TestDeployShardedBuild(t *testing.T) {
 	}
 }
 
-func deref(p *int) int {
-	if p == nil {
-		return 0
+// seccompProfile is the part of an OCI seccomp profile (the format of
+// Kubernetes' Localhost profiles) that the project's profile uses.
+type seccompProfile struct {
+	DefaultAction   string   `json:"defaultAction"`
+	DefaultErrnoRet *int     `json:"defaultErrnoRet"`
+	Architectures   []string `json:"architectures"`
+	Syscalls        []struct {
+		Names  []string `json:"names"`
+		Action string   `json:"action"`
+		Args   []struct {
+			Index    uint   `json:"index"`
+			Value    uint64 `json:"value"`
+			ValueTwo uint64 `json:"valueTwo"`
+			Op       string `json:"op"`
+		} `json:"args"`
+	} `json:"syscalls"`
+}
+
+// TestDeploySeccompProfile: the build pods' seccomp profile decodes
+// strictly, refuses by default, allows what the sandbox does beyond a
+// runtime's default profile (namespaces, mounts, pivot_root: clone and
+// clone3 with namespace flags, unshare, mount, umount2, pivot_root) and
+// none of the calls no build needs (ptrace, bpf, keys, modules, kexec,
+// io_uring, ...). TestUnprivilegedSandbox (search/sandbox) runs the
+// hostile-program suites under it.
+func TestDeploySeccompProfile(t *testing.T) {
+	data, err := os.ReadFile(seccompProfileFile)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return *p
+	var p seccompProfile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		t.Fatalf("%s: %v", seccompProfileFile, err)
+	}
+	if p.DefaultAction != "SCMP_ACT_ERRNO" || p.DefaultErrnoRet == nil || *p.DefaultErrnoRet != 1 {
+		t.Errorf("default action %s (errno %v), want SCMP_ACT_ERRNO with EPERM", p.DefaultAction, p.DefaultErrnoRet)
+	}
+	allowed := map[string]bool{}
+	for _, r := range p.Syscalls {
+		if r.Action != "SCMP_ACT_ALLOW" {
+			t.Errorf("rule %v: action %s; the profile only allows", r.Names, r.Action)
+		}
+		for _, n := range r.Names {
+			if len(r.Args) == 0 {
+				allowed[n] = true
+			}
+		}
+	}
+	for _, need := range []string{"clone", "clone3", "unshare", "mount", "umount2", "pivot_root", "seccomp", "prctl", "setuid", "setgid", "setgroups", "kill", "execve", "wait4"} {
+		if !allowed[need] {
+			t.Errorf("%s is not allowed; the sandbox needs it", need)
+		}
+	}
+	for _, never := range []string{"ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "keyctl", "add_key", "request_key",
+		"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "userfaultfd", "io_uring_setup", "io_uring_enter",
+		"open_by_handle_at", "name_to_handle_at", "reboot", "swapon", "swapoff", "acct", "syslog", "setns", "chroot", "iopl", "ioperm",
+		"quotactl", "settimeofday", "clock_settime", "sethostname", "setdomainname", "fanotify_init", "lookup_dcookie", "kcmp", "pidfd_getfd"} {
+		for _, r := range p.Syscalls {
+			if slices.Contains(r.Names, never) {
+				t.Errorf("%s is allowed; no build needs it", never)
+			}
+		}
+	}
+}
+
+// TestDeployAppArmorProfile: the build pods' AppArmor profile compiles
+// (apparmor_parser, without loading it), where AppArmor's parser is
+// installed; it names itself as the manifest does and allows the mounts,
+// umount and pivot_root the sandbox makes.
+func TestDeployAppArmorProfile(t *testing.T) {
+	data, err := os.ReadFile(appArmorProfileFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"profile " + filepath.Base(appArmorProfileFile) + " ", "mount fstype=tmpfs,", "umount,", "pivot_root,", "ptrace (read"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s: no %q", appArmorProfileFile, want)
+		}
+	}
+	parser, err := exec.LookPath("apparmor_parser")
+	if err != nil {
+		t.Skip("apparmor_parser not found (Debian's apparmor package): the profile is not compiled here")
+	}
+	out, err := exec.Command(parser, "--skip-kernel-load", "--skip-cache", appArmorProfileFile).CombinedOutput()
+	if err != nil {
+		t.Errorf("apparmor_parser %s: %v\n%s", appArmorProfileFile, err, out)
+	}
 }

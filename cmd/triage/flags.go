@@ -129,11 +129,12 @@ func (f limitsFlag) Set(s string) error {
 
 // addSandboxLimitsFlag adds --sandbox-limits to a command that starts a
 // sandbox and sets *p to its value: require (the default) refuses to run
-// (exit 2) when the workers' cgroup memory and process limits cannot be
+// (exit 2) when the workers' memory and process limits (cgroups, or
+// without them a uid per run and the sandbox's own accounting) cannot be
 // set up, warn runs without them.
 func addSandboxLimitsFlag(c *cobra.Command, p *sandbox.LimitsPolicy) {
 	*p = sandbox.LimitsRequire
-	c.Flags().Var(limitsFlag{p}, "sandbox-limits", "require: refuse to run (exit 2) without the sandbox's cgroup memory and process limits; warn: run without them (docs/deploy.md)")
+	c.Flags().Var(limitsFlag{p}, "sandbox-limits", "require: refuse to run (exit 2) without the sandbox's memory and process limits (cgroups, or a uid per run and the sandbox's own accounting); warn: run without them (docs/deploy.md)")
 }
 
 // progressBar reports whether a command shows its progress bar: on a

@@ -35,6 +35,7 @@ var commands = []struct {
 	{"corpus", newCorpusMergeCmd},
 	{"corpus", newCorpusReplicateCmd},
 	{"corpus", newCorpusStatsCmd},
+	{"prior", newPriorBuildCmd},
 	{"tasks", newTasksConvertCmd},
 	{"tasks", newTasksInjectCmd},
 	{"tasks", newTasksValidateCmd},
@@ -86,6 +87,8 @@ Exit codes: 0 ok, 1 the job failed, 2 bad usage or bad input
 			"  triage tasks validate --tasks bundled\n  triage tasks inject --tasks bundled --roots 5 --out out/tasks-with-roots.jsonl"},
 		{"corpus", "Build, inspect and merge repair-tree corpora (Parquet)",
 			"  triage corpus build --tasks bundled --roots 1 --out out/corpus\n  triage corpus stats out/corpus"},
+		{"prior", "Build the code prior: a model of Python from code outside the task corpora",
+			"  triage prior build --sources out/prior-src/sources.json --exclude-tasks bundled,mbpp --out out/prior.bin"},
 		{"bench", "Benchmarks that print a table (or JSON with --json)",
 			"  triage bench sandbox --runs 40\n  triage bench tokenizer --json"},
 	} {

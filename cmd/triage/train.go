@@ -29,7 +29,7 @@ type trainFlags struct {
 var trainFlagNames = commonFlags.with(flagNames{"Options.Epochs": "--epochs", "Options.Steps": "--steps",
 	"Options.Arch": "--arch", "Options.Base": "--base", "Arch": "--arch", "Base": "--base",
 	"Inputs.NoProgram": "--no-program", "Inputs.NoWords": "--no-words", "Inputs.Siblings": "--siblings",
-	"Inputs.NoParentText": "--no-parent-text", "Inputs.NoEditText": "--no-edit-text", "Resume": "--resume",
+	"Inputs.NoParentText": "--no-parent-text", "Inputs.NoEditText": "--no-edit-text", "Inputs.Prior": "--prior", "Resume": "--resume",
 	"LODO.HybridGrid": "--hybrid-grid"})
 
 // setup returns the training setup with the --set knobs applied to its
@@ -117,6 +117,7 @@ func addTrainFlags(c *cobra.Command, f *trainFlags) {
 	fl.BoolVar(&o.Inputs.NoWords, "no-words", false, "bag: no hashed words or code tokens of any text, only the edit's kind and its relational features (what transfers across task sets)")
 	fl.Float64Var(&o.RankWeight, "rank-weight", 0, "weight of a ranking term over each parent's edits added to the survival loss (0: none)")
 	fl.BoolVar(&o.Inputs.NoLength, "no-length", false, "the model does not read the parent program's raw length (task sources differ in it)")
+	fl.BoolVar(&o.Inputs.Prior, "prior", false, "bag: also what the embedded code prior (a model of Python fitted outside every corpus, docs/prior.md) says of each edit: the change in log-probability of its lines and of the program, and its rank among its siblings by it")
 	fl.BoolVar(&o.Inputs.Siblings, "siblings", false, "bag: also where the edit ranks among its parent's edits (by the proposer's score, naturalness, the suspicion of its line) and the parent's test counts")
 	fl.StringArrayVar(&f.sets, "set", nil, "architecture knob key=value (repeatable): bag.buckets, bag.embed, bag.hidden,\nbag.max_parent_ids, bag.max_edit_ids, bag.ngram_order, bag.ngram_bits, head_hidden,\nshuffle, max_depth, limits.feedback, limits.diagnosis, limits.edit")
 }

@@ -128,7 +128,7 @@ func keepValid(ctx context.Context, exec corpus.Executor, tasks []corpus.Task, o
 	}
 	if len(times) > 0 {
 		sort.Float64s(times)
-		rep.MedianReferenceMS = times[len(times)/2]
+		rep.MedianReferenceMS = times[(len(times)-1)/2] // the lower middle of an even count
 		rep.SlowLimitMS = factor * rep.MedianReferenceMS
 	}
 	var out []corpus.Task

@@ -133,6 +133,9 @@ func lineEnd(s string, i int) int {
 }
 
 func trimRightSpace(s string, start, i int) int {
+	if start < 0 {
+		return i // no statement to end
+	}
 	for i > start && (s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == '\r' || s[i-1] == '\f') {
 		i--
 	}

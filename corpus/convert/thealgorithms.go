@@ -513,7 +513,11 @@ func theAlgorithmsCandidates(fns []Function, commit string) ([]algoCandidate, []
 		tests, left, needs := AlgorithmTests(fn)
 		for _, l := range left {
 			test, reason, _ := strings.Cut(l, ": ")
-			skipped = append(skipped, Skipped{ID: id, Test: test, Stage: StageConvert, Reason: "example: " + exampleReason(reason), Detail: reason})
+			s := Skipped{ID: id, Test: test, Stage: StageConvert, Reason: "example: " + exampleReason(reason)}
+			if exampleReason(reason) != reason {
+				s.Detail = reason
+			}
+			skipped = append(skipped, s)
 		}
 		if len(tests) == 0 {
 			skipped = append(skipped, Skipped{ID: id, Stage: StageConvert, Reason: "no example with a comparable expected outcome"})

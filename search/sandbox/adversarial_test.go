@@ -43,9 +43,7 @@ func TestAdversarial(t *testing.T) {
 	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
 		t.Skip("no python")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("the full sandbox (namespaces, cgroups, uid drop) needs root")
-	}
+	skipUnlessFullSandbox(t)
 	const limit = 2 * time.Second
 	p, err := New(Options{Workers: 1, Timeout: limit, MemoryMB: 512, MaxProcs: 32, OutputBytes: 4 << 20, TmpfsMB: 32, UIDBase: advUIDBase})
 	if err != nil {
@@ -53,24 +51,15 @@ func TestAdversarial(t *testing.T) {
 	}
 	defer p.Close()
 	prot := p.Protections()
-	for _, need := range []string{"cgroup-pids", "cgroup-memory", "pidns", "netns", "mountns", "mount-allowlist", "readonly-root", "uid-drop", "private-tmpfs", "seccomp"} {
+	for _, need := range append(limitLayers(), "pidns", "netns", "mountns", "mount-allowlist", "readonly-root", "uid-drop", "private-tmpfs", "seccomp") {
 		if !slices.Contains(prot, need) {
 			t.Skipf("protection %s unavailable here (have %v)", need, prot)
 		}
 	}
 	s := p.all[0]
 	t.Run("AdversarialLimitsInForce", func(t *testing.T) {
-		pidsMax, mem := s.cg.limitsInForce()
-		if pidsMax != "32" {
-			t.Fatalf("pids.max = %q, want 32", pidsMax)
-		}
-		if m, _ := strconv.ParseInt(mem, 10, 64); m <= 0 || m > int64(512+32+256)<<20 {
-			t.Fatalf("memory.limit_in_bytes = %q", mem)
-		}
-		procs, err := s.cg.procs()
-		if err != nil || !onlyTheWorker(s, procs) {
-			t.Fatalf("cgroup procs %v (err %v), want only the worker %d (and its fork server)", procs, err, s.w.cmd.Process.Pid)
-		}
+		checkLimitsInForce(t, p, s, 32, 512+32+256)
+		checkOnlyTheWorker(t, s)
 	})
 	if t.Failed() {
 		t.FailNow()
@@ -196,16 +185,11 @@ def run():
 			if ex.Solved() && !hc.solved {
 				t.Errorf("hostile program solved its tests; feedback:\n%s", ex.Feedback)
 			}
-			// No process left: only the (possibly restarted) worker in its cgroup,
-			// and nothing anywhere running as the sandbox uid.
-			if s.w != nil {
-				procs, err := s.cg.procs()
-				if err != nil || !onlyTheWorker(s, procs) {
-					t.Errorf("cgroup procs %v (err %v), want only the worker (and its fork server)", procs, err)
-				}
-			}
-			if left := processesOfUID(advUIDBase); len(left) > 0 {
-				t.Errorf("processes left as uid %d: %v", advUIDBase, left)
+			// No process left: only the (possibly restarted) worker in its cgroup
+			// (or below it), and nothing anywhere running as the sandbox uid.
+			checkOnlyTheWorker(t, s)
+			if left := processesOfUID(runHostUID(s, advUIDBase)); len(left) > 0 {
+				t.Errorf("processes left as uid %d: %v", runHostUID(s, advUIDBase), left)
 			}
 			// Nothing changed outside.
 			if b, err := os.ReadFile(keep); err != nil || string(b) != "keep" {

@@ -410,12 +410,13 @@ func (c *cgroup) limitsInForce() (pidsMax string, memLimit string) {
 }
 
 // ErrNoLimits is returned by New when the workers' memory and process
-// limits (cgroup memory and pids) cannot be set up and Options.Limits is
-// LimitsRequire; the message says why.
+// limits cannot be set up (neither cgroup memory and pids nor, without
+// them, the set of nslimits.go) and Options.Limits is LimitsRequire; the
+// message says why.
 var ErrNoLimits = errors.New("sandbox: the memory and process limits cannot be set up")
 
-// LimitsPolicy says what New does when the cgroup memory and process
-// limits of its workers cannot be set up.
+// LimitsPolicy says what New does when the memory and process limits of
+// its workers cannot be set up.
 type LimitsPolicy string
 
 // Limits policies. Options' zero value is LimitsWarn, as before; the CLI
@@ -444,5 +445,5 @@ func checkLimits(policy LimitsPolicy, cg *cgroup, warn []string) error {
 	if reason == "" {
 		reason = "no cgroup"
 	}
-	return corpus.FieldErrorf("%w: %s (run as root where cgroup v1, or cgroup v2 with memory and pids delegated, is writable; in a container: privileged, see docs/deploy.md; or accept running without them: {Limits} warn)", ErrNoLimits, reason)
+	return corpus.FieldErrorf("%w: %s (run as root where cgroup v1, or cgroup v2 with memory and pids delegated, is writable; or where runs can get uids of their own to bound them without cgroups: root of a user namespace with a mapped uid range, or an account with subordinate ids and newuidmap; in a container see docs/deploy.md; or accept running without them: {Limits} warn)", ErrNoLimits, reason)
 }

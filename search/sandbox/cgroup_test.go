@@ -313,9 +313,12 @@ func TestCgroupV1Unavailable(t *testing.T) {
 }
 
 // TestLimitsRequiredRefusesPool: New itself refuses with ErrNoLimits
-// and leaves no folder behind when the limits cannot be set up.
+// and leaves no folder behind when the limits cannot be set up: no cgroups,
+// and no uids for runs of their own (a user namespace that maps root
+// alone), so not the limits without cgroups either.
 func TestLimitsRequiredRefusesPool(t *testing.T) {
 	useFake(t, osCgroupFS{}, t.TempDir())
+	onlyRootMapped(t)
 	dir := t.TempDir()
 	_, err := New(Options{Workers: 1, Limits: LimitsRequire, Dir: dir})
 	if !errors.Is(err, ErrNoLimits) {

@@ -73,7 +73,14 @@
 // Layers that cannot work (not root, no cgroups, not x86-64) are skipped with
 // a slog warning; Pool.Protections lists what is in force. The memory and
 // process limits are the exception when Options.Limits is LimitsRequire
-// (the CLI's default): without them New refuses with ErrNoLimits.
+// (the CLI's default): without them New refuses with ErrNoLimits. Without
+// writable cgroups (an account without privilege, a pod that is not
+// privileged) they hold when each run has a uid of its own: as root of a
+// user namespace (a pod with hostUsers: false) a uid of its map; as an
+// account with subordinate ids, in a user namespace of each worker's own
+// mapped by newuidmap/newgidmap; then RLIMIT_NPROC bounds the run's
+// processes and the sandbox's own memory accounting its memory (README.md,
+// "Without privilege").
 //
 // Imports: corpus only (and model/tokenizer, were it to count tokens); it
 // knows nothing of policies or search.

@@ -447,9 +447,7 @@ func TestAdversarialForgeries(t *testing.T) {
 	if _, err := exec.LookPath(DefaultOptions().Python); err != nil {
 		t.Skip("no python")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("the full sandbox needs root")
-	}
+	skipUnlessFullSandbox(t)
 	taskDir := t.TempDir()
 	task := map[string]string{"task_id": "forgery", "solution": forgeryReference, "test": forgeryTests}
 	line, _ := json.Marshal(task)
@@ -520,14 +518,9 @@ func TestAdversarialForgeries(t *testing.T) {
 				}
 				t.Logf("%s: %s", ex.Status, firstLines(ex.Feedback, 3))
 				s := side.pool.all[0]
-				if s.w != nil && s.cg != nil {
-					procs, err := s.cg.procs()
-					if err != nil || !onlyTheWorker(s, procs) {
-						t.Errorf("cgroup procs %v (err %v), want only the worker (and its fork server)", procs, err)
-					}
-				}
-				if left := processesOfUID(side.uid); len(left) > 0 {
-					t.Errorf("processes left as uid %d: %v", side.uid, left)
+				checkOnlyTheWorker(t, s)
+				if left := processesOfUID(runHostUID(s, side.uid)); len(left) > 0 {
+					t.Errorf("processes left as uid %d: %v", runHostUID(s, side.uid), left)
 				}
 				entries, _ := os.ReadDir(taskDir)
 				if len(entries) != 1 {

@@ -59,12 +59,16 @@ type Options struct {
 	NoIsolation bool
 	// Limits says what New does when the workers' cgroup memory and
 	// process limits cannot be set up (not root, cgroups read-only, v2
-	// controllers not delegated): LimitsWarn (the default) runs without
-	// them and logs it, LimitsRequire refuses with ErrNoLimits.
+	// controllers not delegated) and the limits without cgroups do not hold
+	// either (nslimits.go): LimitsWarn (the default) runs without them and
+	// logs it, LimitsRequire refuses with ErrNoLimits.
 	Limits LimitsPolicy
 	// UIDBase is the first uid runs are dropped to; worker i uses UIDBase+i.
 	// Zero picks a block of 64 uids from the process id, so pools of
-	// different processes do not share RLIMIT_NPROC counts. Used only as root.
+	// different processes do not share RLIMIT_NPROC counts, among the uids
+	// that can be set (userns.go). Used as root, or in the workers' own user
+	// namespaces of an account with subordinate ids; New refuses a UIDBase
+	// whose uids are not mapped.
 	UIDBase int
 
 	// disabled switches single layers off, for the benchmarks that measure

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -60,13 +61,20 @@ type Pool struct {
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 
 	hello time.Duration // a worker's first start timeout (helloTimeout; tests shorten it)
+
+	// uns gives each worker a user namespace of its own (an account
+	// without privilege with subordinate ids; userns.go), or is nil.
+	uns *userNS
 }
 
 // slot is one worker position: its cgroup, work dir, uid and current process.
 type slot struct {
 	idx     int
 	workdir string
-	uid     int
+	uid     int // the uid runs drop to, as the worker sees it (-1: none)
+	// hostUID is that uid as this process sees it, when the sandbox's own
+	// memory accounting watches the runs (no memory cgroup); else -1.
+	hostUID int
 	cg      *cgroup
 	w       *worker
 }
@@ -104,41 +112,47 @@ func New(opts Options) (*Pool, error) {
 			return nil, fmt.Errorf("write worker: %w", err)
 		}
 	}
-	root := os.Geteuid() == 0
 	seq := poolSeq.Add(1)
-	if opts.UIDBase <= 0 {
-		opts.UIDBase = 100000 + int((int64(os.Getpid())*7+seq*131)%40000)*64
-		p.opts.UIDBase = opts.UIDBase
-	}
-	cgName := filepath.Join("triage-sandbox", fmt.Sprintf("%d-%d", os.Getpid(), seq))
 	var warned []string
+	ids, err := p.runUIDs(seq)
+	if errors.Is(err, errBadUIDBase) {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if err != nil {
+		warned = append(warned, fmt.Sprintf("uid per run: %v", err))
+	}
+	opts.UIDBase = p.opts.UIDBase
+	cgName := filepath.Join("triage-sandbox", fmt.Sprintf("%d-%d", os.Getpid(), seq))
 	for i := 0; i < opts.Workers; i++ {
-		s := &slot{idx: i, workdir: filepath.Join(dir, "w"+strconv.Itoa(i)), uid: -1}
+		s := &slot{idx: i, workdir: filepath.Join(dir, "w"+strconv.Itoa(i)), uid: -1, hostUID: -1}
 		if err := os.Mkdir(s.workdir, 0o700); err != nil {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("worker dir: %w", err)
 		}
-		if root && !opts.NoIsolation {
+		if ids != nil {
 			s.uid = opts.UIDBase + i
 		}
 		if !opts.NoIsolation {
-			memBytes := int64(opts.MemoryMB+opts.TmpfsMB+256) << 20
+			memBytes := memLimitBytes(opts)
 			cg, warn := newCgroup(filepath.Join(cgName, "w"+strconv.Itoa(i)), memBytes, opts.MaxProcs)
 			s.cg = cg
 			if i == 0 {
 				warned = append(warned, warn...)
 			}
+			if cg.memory == "" && s.uid >= 0 && childrenFilesWork() {
+				s.hostUID = ids(s.uid)
+			}
 		}
 		p.all = append(p.all, s)
 	}
-	if !opts.NoIsolation {
+	// Without the cgroups, the limits can still hold without them (a run's
+	// own uid, rlimits and the memory accounting inside the namespaces): that
+	// is checked on the workers' hello below.
+	namespaced := !opts.NoIsolation && p.all[0].hostUID >= 0
+	if !opts.NoIsolation && !namespaced {
 		if err := checkLimits(opts.Limits, p.all[0].cg, warned); err != nil {
-			for _, s := range p.all {
-				_ = s.cg.remove()
-			}
-			for _, d := range p.all[0].cg.dirs() {
-				_ = os.Remove(filepath.Dir(d))
-			}
+			p.removeCgroups()
 			os.RemoveAll(dir)
 			return nil, err
 		}
@@ -146,7 +160,51 @@ func New(opts Options) (*Pool, error) {
 	for _, w := range warned {
 		slog.Warn("sandbox: isolation layer unavailable", "detail", w)
 	}
-	// Start every worker concurrently; a start failure is fatal.
+	// Start every worker concurrently; a start failure is fatal, but for
+	// user namespaces that cannot be made here (newuidmap refused, say):
+	// then the workers start as they did without them, if the policy allows.
+	err = p.startAll()
+	if err != nil && errors.Is(err, errUserNSStart) {
+		slog.Warn("sandbox: workers cannot start in user namespaces of their own", "err", err)
+		p.uns = nil
+		for _, s := range p.all {
+			if s.w != nil {
+				s.w.close()
+				s.w = nil
+			}
+			s.uid, s.hostUID = -1, -1
+		}
+		if namespaced {
+			namespaced = false
+			warned = append(warned, err.Error())
+			if lerr := checkLimits(opts.Limits, p.all[0].cg, warned); lerr != nil {
+				p.removeCgroups()
+				os.RemoveAll(dir)
+				return nil, lerr
+			}
+		}
+		err = p.startAll()
+	}
+	for _, s := range p.all {
+		p.slots <- s
+	}
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	if namespaced {
+		if err := checkNamespacedLimits(opts.Limits, p.all[0].cg, p.Protections(), warned); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
+	prot := p.Protections()
+	slog.Debug("sandbox pool started", "workers", opts.Workers, "protections", prot)
+	return p, nil
+}
+
+// startAll starts every slot's worker at once.
+func (p *Pool) startAll() error {
 	errs := make([]error, len(p.all))
 	var wg sync.WaitGroup
 	for i, s := range p.all {
@@ -157,16 +215,7 @@ func New(opts Options) (*Pool, error) {
 		}()
 	}
 	wg.Wait()
-	for _, s := range p.all {
-		p.slots <- s
-	}
-	if err := errors.Join(errs...); err != nil {
-		p.Close()
-		return nil, err
-	}
-	prot := p.Protections()
-	slog.Debug("sandbox pool started", "workers", opts.Workers, "protections", prot)
-	return p, nil
+	return errors.Join(errs...)
 }
 
 // restart starts the worker of slot s again after it was killed, retrying
@@ -198,7 +247,7 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	}
 	cfg := workerConfig{Workdir: s.workdir, UID: s.uid, MountNS: !p.opts.NoIsolation, TmpfsMB: p.opts.TmpfsMB, Hide: dedupe(hide),
 		Disable: p.opts.disabled.workerLayers()}
-	w, err := startWorker(p.opts.Python, p.script, cfg, !p.opts.NoIsolation, s.cg, timeout)
+	w, err := startWorker(p.opts.Python, p.script, cfg, !p.opts.NoIsolation, p.uns, s.cg, timeout)
 	if err != nil {
 		return fmt.Errorf("sandbox worker %d: %w", s.idx, err)
 	}
@@ -230,6 +279,12 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	}
 	if w.nsFlags {
 		set["netns"], set["ipcns"], set["utsns"], set["mountns"] = true, true, true, true
+		if p.uns != nil {
+			set["userns"] = true
+		}
+	}
+	if s.hostUID >= 0 && set["uid-drop"] {
+		set["memory-accounting"] = true
 	}
 	if s.cg != nil && s.cg.pids != "" {
 		set["cgroup-pids"] = true
@@ -243,7 +298,7 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	if first && !p.opts.NoIsolation {
 		var missing []string
 		for _, want := range fullProtections {
-			if !set[want] {
+			if !set[want] && !(set["memory-accounting"] && slices.Contains(cgroupLimits, want)) {
 				missing = append(missing, want)
 			}
 		}
@@ -452,7 +507,16 @@ func (p *Pool) exchange(ctx context.Context, s *slot, req wireRequest, o Options
 		}
 	}
 	start := time.Now()
+	var mw *memWatch
+	if s.hostUID >= 0 {
+		mw = watchMemory(s.w.cmd.Process.Pid, s.hostUID, memLimitBytes(p.opts))
+	}
 	resp, err = s.w.do(ctx.Done(), req, o.Timeout+outerGrace)
+	if mw != nil {
+		if killed, peak := mw.stop(); killed {
+			resp.memoryKilled = peak
+		}
+	}
 	if err != nil {
 		// The worker is in an unknown state: end it (and its namespace);
 		// the next run on this slot starts a fresh one.

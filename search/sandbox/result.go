@@ -264,6 +264,8 @@ func nextUnfinished(names []string, byName map[string]wireEvent) string {
 
 func describeExit(resp wireResponse) string {
 	switch {
+	case resp.Signal != nil && resp.memoryKilled > 0:
+		return fmt.Sprintf("(killed by signal %d, %v: its processes held %d MiB, over the memory limit)", *resp.Signal, syscall.Signal(*resp.Signal), resp.memoryKilled>>20)
 	case resp.Signal != nil:
 		sig := syscall.Signal(*resp.Signal)
 		return fmt.Sprintf("(killed by signal %d, %v)", *resp.Signal, sig)

@@ -144,6 +144,11 @@ type wireResponse struct {
 	// ForkServerHugePages counts the 2 MiB pieces of the fork server's
 	// memory the kernel made huge pages at its start (hello only).
 	ForkServerHugePages int64 `json:"fork_server_hugepages,omitempty"`
+
+	// memoryKilled is set (the largest memory seen, in bytes) when the
+	// sandbox's own memory accounting killed the run (memwatch.go); not
+	// part of the protocol.
+	memoryKilled int64
 }
 
 // readFrame reads one length-prefixed JSON message.
@@ -231,17 +236,18 @@ type workerConfig struct {
 
 // startWorker starts worker.py and waits for its hello. When namespaces
 // cannot be created (not root) and useNS is set, it retries without them and
-// reports that in the returned worker's nsFlags.
-func startWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup, helloTimeout time.Duration) (*worker, error) {
-	w, err := spawnWorker(python, script, cfg, useNS, cg, helloTimeout)
+// reports that in the returned worker's nsFlags. With uns, the worker
+// starts in a user namespace of its own too (see userns.go).
+func startWorker(python, script string, cfg workerConfig, useNS bool, uns *userNS, cg *cgroup, helloTimeout time.Duration) (*worker, error) {
+	w, err := spawnWorker(python, script, cfg, useNS, uns, cg, helloTimeout)
 	if err != nil && useNS && errors.Is(err, syscall.EPERM) {
 		cfg.MountNS = false
-		return spawnWorker(python, script, cfg, false, cg, helloTimeout)
+		return spawnWorker(python, script, cfg, false, nil, cg, helloTimeout)
 	}
 	return w, err
 }
 
-func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup, helloTimeout time.Duration) (*worker, error) {
+func spawnWorker(python, script string, cfg workerConfig, useNS bool, uns *userNS, cg *cgroup, helloTimeout time.Duration) (*worker, error) {
 	cfg.MountNS = cfg.MountNS && useNS
 	cfgJSON, err := json.Marshal(cfg)
 	if err != nil {
@@ -276,8 +282,25 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup
 	stderr := &tailBuffer{max: 16 << 10}
 	cmd.Stderr = stderr
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var mapped *os.File // with uns: the shim waits on this pipe for the id maps
 	if useNS {
 		attr.Cloneflags = nsCloneFlags
+		if uns != nil {
+			attr.Cloneflags |= syscall.CLONE_NEWUSER
+			var wait *os.File
+			if wait, mapped, err = os.Pipe(); err != nil {
+				reqR.Close()
+				reqW.Close()
+				respR.Close()
+				respW.Close()
+				return nil, fmt.Errorf("id map pipe: %w", err)
+			}
+			defer wait.Close()
+			defer mapped.Close()
+			cmd.Args = append([]string{"/bin/sh", "-c", userNSShim}, cmd.Args...)
+			cmd.Path = "/bin/sh"
+			cmd.ExtraFiles = append(cmd.ExtraFiles, wait)
+		}
 	}
 	cmd.SysProcAttr = attr
 	if err := cmd.Start(); err != nil {
@@ -289,6 +312,19 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, cg *cgroup
 	}
 	reqR.Close()
 	respW.Close()
+	if mapped != nil {
+		err := uns.mapIDs(cmd.Process.Pid)
+		if err == nil {
+			_, err = mapped.Write([]byte("\n"))
+		}
+		if err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			reqW.Close()
+			respR.Close()
+			return nil, fmt.Errorf("%w: %w", errUserNSStart, err)
+		}
+	}
 	w := &worker{cmd: cmd, req: reqW, out: make(chan wireResponse, 1), exited: make(chan struct{}), stderr: stderr, nsFlags: useNS}
 	go func() {
 		_ = cmd.Wait()

@@ -1,0 +1,5 @@
+import random
+
+
+def roll():
+    return random.randint(1, 6)

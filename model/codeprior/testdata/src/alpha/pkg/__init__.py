@@ -1,0 +1,5 @@
+"""A small package for the code prior's tests."""
+
+from .stack import Stack
+
+__all__ = ["Stack"]
