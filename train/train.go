@@ -5,8 +5,8 @@
 // the learned policy on the validation split (E[T], the metric that
 // matters), best-checkpoint keeping, and resumable state.
 //
-// Imports: model, corpus, policy, search/eval (replay validation) and
-// search/eval/report (cross-validation's tables).
+// Imports: model, corpus, policy and search/eval (replay validation). The
+// experiments built on training are in train/experiment.
 package train
 
 import (

@@ -19,15 +19,14 @@ import (
 	"triage/model"
 	"triage/policy"
 	"triage/search"
+	"triage/train/traintest"
 )
 
 // tinyOptions is a bag model small enough to train in seconds.
 func tinyOptions() Options {
 	o := DefaultOptions()
-	o.Bag = model.BagConfig{Buckets: 1 << 10, Embed: 8, Hidden: 16, MaxParentIDs: 64, MaxEditIDs: 48, NGramOrder: 2, NGramBits: 10}
-	o.HeadHidden = 16
+	o.Bag, o.HeadHidden, o.MaxDepth = traintest.TinyBag(), 16, 3
 	o.Batch, o.Epochs, o.ValEvery, o.LR, o.Shuffle = 16, 6, 10, 1e-2, 64
-	o.MaxDepth = 3
 	return o
 }
 

@@ -9,6 +9,7 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/train"
+	"triage/train/experiment"
 )
 
 func TestParseDatasets(t *testing.T) {
@@ -41,8 +42,8 @@ func TestLODOFlagChecks(t *testing.T) {
 		ps   policy.ParamSet
 		want string
 	}{
-		{lodoFlags{hybridGrid: train.DefaultHybridGrid}, policy.ParamSet{"rex": {}}, "--params: with --lodo every baseline is tuned on the training dataset's val split"},
-		{lodoFlags{hybridGrid: train.DefaultHybridGrid, trainSeeds: "1,x"}, nil, `--train-seeds: "x" is not a positive integer`},
+		{lodoFlags{hybridGrid: experiment.DefaultHybridGrid}, policy.ParamSet{"rex": {}}, "--params: with --lodo every baseline is tuned on the training dataset's val split"},
+		{lodoFlags{hybridGrid: experiment.DefaultHybridGrid, trainSeeds: "1,x"}, nil, `--train-seeds: "x" is not a positive integer`},
 		{lodoFlags{hybridGrid: "C"}, nil, "--hybrid-grid: "},
 	} {
 		_, err := lodoConfig(f, &tc.l, tc.ps, 1, 1, []int{4})

@@ -14,6 +14,7 @@ import (
 	"triage/search/eval"
 	"triage/search/eval/report"
 	"triage/train"
+	"triage/train/experiment"
 )
 
 // trainFlags are the flags train and cv share (and train's own).
@@ -204,7 +205,7 @@ two are the same).`,
 			if err != nil {
 				return err
 			}
-			res, err := train.CVCommand(cmd.Context(), train.CVConfig{Setup: setup, Folds: folds, FoldSeed: foldSeed,
+			res, err := experiment.CVCommand(cmd.Context(), experiment.CVConfig{Setup: setup, Folds: folds, FoldSeed: foldSeed,
 				Params: ps, Seeds: seeds, Resamples: resamples, Budgets: bs, Ablations: ablations,
 				Progress: progressBar(f.noProgress), Versions: trainVersions()})
 			if err != nil {
@@ -247,7 +248,7 @@ func (l *lodoFlags) register(c *cobra.Command) {
 	fl.BoolVar(&l.allSplits, "all-splits", false, "with --lodo: score every split of the held-out dataset, not only its test split")
 	fl.BoolVar(&l.noHybrid, "no-hybrid", false, "with --lodo: leave the hybrid policy out")
 	fl.BoolVar(&l.noEnsemble, "no-ensemble", false, "with --lodo and several --train-seeds: leave out the ensemble (the mean of the seeds' models)")
-	fl.StringVar(&l.hybridGrid, "hybrid-grid", train.DefaultHybridGrid, "with --lodo: grid the hybrid is tuned over on the training dataset's val split")
+	fl.StringVar(&l.hybridGrid, "hybrid-grid", experiment.DefaultHybridGrid, "with --lodo: grid the hybrid is tuned over on the training dataset's val split")
 }
 
 // checkReplay checks the replay flags cv and cv --lodo share (--seeds,
@@ -297,8 +298,8 @@ func parseDatasets(entries []string) (names []string, dirs [][]string, err error
 
 // lodoConfig checks the flags of `triage cv --lodo` (the datasets, no
 // --params, the training seeds, the hybrid grid) and returns its run.
-func lodoConfig(f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int) (train.LODOConfig, error) {
-	c := train.LODOConfig{LODO: train.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble,
+func lodoConfig(f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int) (experiment.LODOConfig, error) {
+	c := experiment.LODOConfig{LODO: experiment.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble,
 		AllSplits: l.allSplits, Pairs: l.pairs, Seeds: seeds, Budgets: budgets, Resamples: resamples},
 		Versions: trainVersions(), Command: commandLine()}
 	var err error
@@ -330,7 +331,7 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 	if err != nil {
 		return err
 	}
-	res, err := train.LODOCommand(cmd.Context(), c)
+	res, err := experiment.LODOCommand(cmd.Context(), c)
 	if err != nil {
 		return trainFlagNames.flagged(err)
 	}
@@ -339,5 +340,5 @@ func runLODO(cmd *cobra.Command, f *trainFlags, l *lodoFlags, ps policy.ParamSet
 			return err
 		}
 	}
-	return printResult(cmd, res, func(w io.Writer) error { return train.WriteLODOVerdict(w, res.Directions, res.Pooled, budgets) })
+	return printResult(cmd, res, func(w io.Writer) error { return experiment.WriteLODOVerdict(w, res.Directions, res.Pooled, budgets) })
 }

@@ -1,4 +1,4 @@
-package train
+package experiment
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"triage/corpus"
 	"triage/policy"
 	"triage/search/eval/report"
+	"triage/train"
 )
 
 // CVConfig is one `triage cv` by task: the training setup, the folds, the
 // baselines' params and seeds, the budgets, the bootstrap, and whether to
 // score the ablations of each fold's model too.
 type CVConfig struct {
-	Setup
+	train.Setup
 	Folds            int
 	FoldSeed         uint64
 	Params           policy.ParamSet
@@ -46,9 +47,9 @@ func CVCommand(ctx context.Context, c CVConfig) (*CVReport, error) {
 		return nil, err
 	}
 	defer be.Finalize()
-	env := Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: BuildQwen3}
+	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3}
 	if c.Progress {
-		rep := NewReporter(true)
+		rep := train.NewReporter(true)
 		env.Progress = rep.Update
 		defer rep.Finish()
 	}
@@ -93,7 +94,7 @@ func (r *CVReport) WriteText(w io.Writer) error {
 // each in Folders), and LODOOptions' settings (Train and Baselines are set
 // here). Every baseline is tuned on the training dataset's val split.
 type LODOConfig struct {
-	Setup
+	train.Setup
 	Names    []string
 	Folders  [][]string
 	LODO     LODOOptions
@@ -141,11 +142,11 @@ func lodoDirections(ctx context.Context, c LODOConfig) ([]LODODirection, error) 
 		return nil, corpus.BadInput("%v", err)
 	}
 	for i := range ds {
-		if ds[i].Record, err = RecordSources(groups[i]); err != nil {
+		if ds[i].Record, err = train.RecordSources(groups[i]); err != nil {
 			return nil, err
 		}
 	}
-	env := Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: BuildQwen3, Command: c.Command}
+	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3, Command: c.Command}
 	lo := c.LODO
 	lo.Train, lo.Baselines = c.Options, policy.Baselines
 	dirs, err := LeaveOneDatasetOut(ctx, ds, lo, env)

@@ -1,4 +1,4 @@
-package train
+package experiment
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
 	"triage/policy"
 )
 

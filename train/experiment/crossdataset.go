@@ -1,4 +1,4 @@
-package train
+package experiment
 
 import (
 	"context"
@@ -15,15 +15,16 @@ import (
 	"triage/model"
 	"triage/policy"
 	"triage/search/eval"
+	"triage/train"
 )
 
 // Dataset is one named task source of a leave-one-dataset-out evaluation:
 // its trees (every split).
 type Dataset struct {
 	Name string
-	Src  Source
+	Src  train.Source
 	// Record names the dataset's corpora in the checkpoints trained on it.
-	Record SourceRecord
+	Record train.SourceRecord
 }
 
 // FolderDatasets makes one Dataset per named group of corpus folders, the
@@ -37,7 +38,7 @@ func FolderDatasets(names []string, dirs [][]string) ([]Dataset, error) {
 		if len(dirs[i]) == 0 {
 			return nil, fmt.Errorf("dataset %s: no corpus folders", n)
 		}
-		out = append(out, Dataset{Name: n, Src: ShardSource{Dirs: dirs[i]}, Record: SourceRecord{Corpus: dirs[i]}})
+		out = append(out, Dataset{Name: n, Src: train.ShardSource{Dirs: dirs[i]}, Record: train.SourceRecord{Corpus: dirs[i]}})
 	}
 	return out, checkDatasets(out)
 }
@@ -46,7 +47,7 @@ func FolderDatasets(names []string, dirs [][]string) ([]Dataset, error) {
 // belonging to the dataset that of(tree) names (trees it names no dataset
 // are left out). With of reading the corpus's source column, one corpus
 // folder holding every source splits the same way folder groups do.
-func SplitDatasets(src Source, names []string, of func(*corpus.Tree) string) ([]Dataset, error) {
+func SplitDatasets(src train.Source, names []string, of func(*corpus.Tree) string) ([]Dataset, error) {
 	var out []Dataset
 	for _, n := range names {
 		out = append(out, Dataset{Name: n, Src: FilterSource{src, func(t *corpus.Tree) bool { return of(t) == n }}})
@@ -90,7 +91,7 @@ const DefaultHybridGrid = "C=0.25,0.5,1,2,4;temp=0.5,1,2;norm=0,1"
 type LODOOptions struct {
 	// Train are the training options; Train.Seed is replaced by each of
 	// TrainSeeds (default: Train.Seed alone).
-	Train      Options
+	Train      train.Options
 	TrainSeeds []uint64
 	// Baselines are tuned on the training source's val split over Grids
 	// (default DefaultGrids) and scored on the held-out source.
@@ -121,10 +122,10 @@ type LODOOptions struct {
 
 // LODORun is one trained model of one direction.
 type LODORun struct {
-	Seed       uint64      `json:"train_seed"`
-	Checkpoint string      `json:"checkpoint"`
-	Val        *Validation `json:"val"`
-	BestStep   int         `json:"best_step"`
+	Seed       uint64            `json:"train_seed"`
+	Checkpoint string            `json:"checkpoint"`
+	Val        *train.Validation `json:"val"`
+	BestStep   int               `json:"best_step"`
 	// Hybrid holds the hybrid's hyperparameters chosen on val for this model.
 	Hybrid  policy.Params             `json:"hybrid_params,omitempty"`
 	Summary map[string]policy.Summary `json:"summary"`
@@ -191,7 +192,7 @@ func NewSpread(xs []float64) Spread {
 // the learned policy, the hybrid and every baseline are replayed on the
 // held-out source's test split (every split with AllSplits), one model per
 // training seed.
-func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env Env) ([]LODODirection, error) {
+func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env train.Env) ([]LODODirection, error) {
 	if err := checkDatasets(ds); err != nil {
 		return nil, err
 	}
@@ -292,7 +293,7 @@ func UnionDataset(ds []Dataset) Dataset {
 	}
 	var names []string
 	var srcs UnionSource
-	var rec SourceRecord
+	var rec train.SourceRecord
 	for _, d := range ds {
 		names = append(names, d.Name)
 		srcs = append(srcs, d.Src)
@@ -302,7 +303,7 @@ func UnionDataset(ds []Dataset) Dataset {
 }
 
 // UnionSource reads the trees of each of its sources in turn.
-type UnionSource []Source
+type UnionSource []train.Source
 
 // Trees implements Source.
 func (u UnionSource) Trees(ctx context.Context, fn func(*corpus.Tree) error) error {
@@ -319,7 +320,7 @@ func isSplit(split string) func(*corpus.Tree) bool {
 }
 
 func lodoDirection(ctx context.Context, tr, te Dataset, tuned map[string]policy.Params, val []*corpus.Tree,
-	hgrid []policy.GridPoint, o LODOOptions, env Env, log *slog.Logger) (*LODODirection, error) {
+	hgrid []policy.GridPoint, o LODOOptions, env train.Env, log *slog.Logger) (*LODODirection, error) {
 	d := &LODODirection{Train: tr.Name, Test: te.Name, TestSplit: corpus.SplitTest, Tuned: tuned,
 		Baselines: map[string]policy.Summary{}, Spread: map[string]Spread{}, Outcomes: map[string][]policy.Outcome{}}
 	keep := isSplit(corpus.SplitTest)
@@ -418,7 +419,7 @@ func (d *LODODirection) summarize(run *LODORun, seed uint64, o LODOOptions) erro
 // lodoRun trains one model on tr (train split; checkpoint chosen on val),
 // tunes the hybrid on val with it and replays learned and hybrid on held.
 func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.Tree, hgrid []policy.GridPoint,
-	o LODOOptions, env Env, log *slog.Logger, test string) (*LODORun, error) {
+	o LODOOptions, env train.Env, log *slog.Logger, test string) (*LODORun, error) {
 	renv := env
 	renv.Out = filepath.Join(env.Out, "lodo-"+tr.Name+"-to-"+test, "seed-"+strconv.FormatUint(seed, 10))
 	renv.Train = FilterSource{tr.Src, isSplit(corpus.SplitTrain)}
@@ -427,7 +428,7 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 	to := o.Train
 	to.Seed = seed
 	log.Info("leave-one-dataset-out: training", "train", tr.Name, "test", test, "seed", seed, "out", renv.Out)
-	res, err := Train(ctx, to, renv)
+	res, err := train.Train(ctx, to, renv)
 	if err != nil {
 		return nil, err
 	}
@@ -445,7 +446,7 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 }
 
 // loadScorer opens the checkpoint in dir for scoring.
-func loadScorer(dir string, env Env) (*model.Scorer, error) {
+func loadScorer(dir string, env train.Env) (*model.Scorer, error) {
 	b, err := model.LoadCheckpoint(dir)
 	if err != nil {
 		return nil, err
@@ -493,7 +494,7 @@ func scoreHeld(ctx context.Context, run *LODORun, sc policy.Scorer, val, held []
 // chosen on val as for a single model. Nothing about the ensemble is
 // chosen: it is every model trained.
 func ensembleRun(ctx context.Context, runs []LODORun, val, held []*corpus.Tree, hgrid []policy.GridPoint,
-	o LODOOptions, env Env) (*LODORun, error) {
+	o LODOOptions, env train.Env) (*LODORun, error) {
 	var ens policy.Ensemble
 	for _, r := range runs {
 		sc, err := loadScorer(r.Checkpoint, env)
@@ -599,7 +600,7 @@ func replayBaseline(ctx context.Context, held []*corpus.Tree, name string, param
 // the scored policies are deterministic); outcomes per policy, in mk's
 // order.
 func ReplayScored(ctx context.Context, sc policy.Scorer, trees []*corpus.Tree, mk ...func(policy.Scorer) (policy.Policy, error)) ([][]policy.Outcome, error) {
-	ts := NewTreeScorer(sc)
+	ts := train.NewTreeScorer(sc)
 	pols := make([]policy.Policy, len(mk))
 	for i, f := range mk {
 		p, err := f(ts)

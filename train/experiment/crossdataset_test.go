@@ -1,70 +1,38 @@
-package train
+package experiment
 
 import (
 	"context"
 	"errors"
-	"fmt"
-	"maps"
-	"slices"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"triage/corpus"
+	"triage/train"
+	"triage/train/traintest"
 )
 
 // namedTrees makes synthTrees whose task and tree ids carry prefix, so two
 // calls give two sources with no task in common.
 func namedTrees(prefix string, n, tasks int, seed uint64) []*corpus.Tree {
-	ts := synthTrees(n, tasks, 3, 3, seed)
+	ts := traintest.SynthTrees(n, tasks, 3, 3, seed)
 	for _, t := range ts {
 		t.TaskID, t.ID = prefix+"-"+t.TaskID, prefix+"-"+t.ID
 	}
 	return ts
 }
 
-func TestFolds(t *testing.T) {
-	ids := make([]string, 0, 103)
-	for i := range 101 {
-		ids = append(ids, fmt.Sprintf("task-%d", i))
-	}
-	ids = append(ids, "task-3", "task-7") // repeated: a task has many trees
-	for _, k := range []int{2, 5, 7} {
-		f := Folds(ids, k, 1)
-		if len(f) != 101 {
-			t.Fatalf("k=%d: %d tasks assigned, want 101", k, len(f))
-		}
-		size := make([]int, k)
-		for id, i := range f {
-			if i < 0 || i >= k {
-				t.Fatalf("k=%d: task %s in fold %d", k, id, i)
-			}
-			size[i]++
-		}
-		if slices.Max(size)-slices.Min(size) > 1 {
-			t.Errorf("k=%d: fold sizes %v, want within one of each other", k, size)
-		}
-		// Deterministic: the same ids in another order give the same folds.
-		rev := slices.Clone(ids)
-		slices.Reverse(rev)
-		if g := Folds(rev, k, 1); !maps.Equal(f, g) {
-			t.Errorf("k=%d: the order of the ids changed the folds", k)
-		}
-		if g := Folds(ids, k, 2); maps.Equal(f, g) {
-			t.Errorf("k=%d: seeds 1 and 2 gave the same folds", k)
-		}
-	}
-}
-
 // TestFoldSplitDisjointByTask: every tree is scored in exactly one fold,
 // and no fold's model trains or validates on a task it is scored on.
 func TestFoldSplitDisjointByTask(t *testing.T) {
-	trees := synthTrees(40, 13, 3, 2, 9)
+	trees := traintest.SynthTrees(40, 13, 3, 2, 9)
 	var ids []string
 	for _, tr := range trees {
 		ids = append(ids, tr.TaskID)
 	}
 	const k = 4
-	folds := Folds(ids, k, 3)
+	folds := train.Folds(ids, k, 3)
 	scored := map[string]int{}
 	for i := range k {
 		train, val, held := FoldSplit(folds, i)
@@ -108,7 +76,7 @@ func TestSplitDatasets(t *testing.T) {
 	trees := append(namedTrees("a", 6, 3, 1), namedTrees("b", 6, 3, 2)...)
 	trees = append(trees, namedTrees("c", 2, 1, 3)...)
 	of := func(tr *corpus.Tree) string { s, _, _ := strings.Cut(tr.TaskID, "-"); return s }
-	ds, err := SplitDatasets(TreeSlice(trees), []string{"a", "b"}, of)
+	ds, err := SplitDatasets(train.TreeSlice(trees), []string{"a", "b"}, of)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +100,7 @@ func TestSplitDatasets(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"a"}, {"a", "a"}, {"a", ""}} {
-		if _, err := SplitDatasets(TreeSlice(trees), bad, of); err == nil {
+		if _, err := SplitDatasets(train.TreeSlice(trees), bad, of); err == nil {
 			t.Errorf("SplitDatasets(%q) = nil error", bad)
 		}
 	}
@@ -147,7 +115,7 @@ func TestSplitDatasets(t *testing.T) {
 // on the training source's val split, the spread over seeds.
 func TestLeaveOneDatasetOut(t *testing.T) {
 	a, b := namedTrees("a", 16, 8, 1), namedTrees("b", 16, 8, 2)
-	ds := []Dataset{{Name: "a", Src: TreeSlice(a)}, {Name: "b", Src: TreeSlice(b)}}
+	ds := []Dataset{{Name: "a", Src: train.TreeSlice(a)}, {Name: "b", Src: train.TreeSlice(b)}}
 	env := tinyEnv(t, nil, t.TempDir())
 	env.Train, env.Val = nil, nil
 	o := LODOOptions{Train: tinyOptions(), TrainSeeds: []uint64{1, 2}, Baselines: []string{"bfs", "uct"},
@@ -222,7 +190,7 @@ func TestLeaveOneSourceOut(t *testing.T) {
 	for i, name := range []string{"a", "b", "c"} {
 		trees := namedTrees(name, 12, 6, uint64(i+1))
 		total += len(trees)
-		ds = append(ds, Dataset{Name: name, Src: TreeSlice(trees)})
+		ds = append(ds, Dataset{Name: name, Src: train.TreeSlice(trees)})
 	}
 	env := tinyEnv(t, nil, t.TempDir())
 	env.Train, env.Val = nil, nil
@@ -299,12 +267,28 @@ func TestNewSpread(t *testing.T) {
 // TestLeaveOneDatasetOutNeedsValFixes: a training dataset with no val tree
 // holding a fix cannot tune anything, and says so before training.
 func TestLeaveOneDatasetOutNeedsValFixes(t *testing.T) {
-	a := splitOf(namedTrees("a", 8, 4, 1), corpus.SplitTrain)
+	a := train.TreeSlice(traintest.SplitOf(namedTrees("a", 8, 4, 1), corpus.SplitTrain))
 	b := namedTrees("b", 8, 4, 2)
-	ds := []Dataset{{Name: "a", Src: a}, {Name: "b", Src: TreeSlice(b)}}
+	ds := []Dataset{{Name: "a", Src: a}, {Name: "b", Src: train.TreeSlice(b)}}
 	o := LODOOptions{Train: tinyOptions(), Baselines: []string{"uct"}, Seeds: 1, Resamples: 5}
 	_, err := LeaveOneDatasetOut(context.Background(), ds, o, tinyEnv(t, nil, t.TempDir()))
 	if !errors.Is(err, ErrNoValFix) {
 		t.Errorf("err = %v, want ErrNoValFix", err)
 	}
+}
+
+// tinyEnv trains on trees' train split and validates on their val split,
+// on the test backend, writing to out.
+func tinyEnv(t *testing.T, trees []*corpus.Tree, out string) train.Env {
+	return train.Env{Train: train.TreeSlice(traintest.SplitOf(trees, corpus.SplitTrain)),
+		Val: train.TreeSlice(traintest.SplitOf(trees, corpus.SplitVal)), Backend: traintest.Backend(t), Out: out,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+// tinyOptions train a small model quickly (as train's own tests do).
+func tinyOptions() train.Options {
+	o := train.DefaultOptions()
+	o.Bag, o.HeadHidden, o.MaxDepth = traintest.TinyBag(), 16, 3
+	o.Batch, o.Epochs, o.ValEvery, o.LR, o.Shuffle = 16, 6, 10, 1e-2, 64
+	return o
 }

@@ -1,4 +1,4 @@
-package train
+package experiment
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/train"
 )
 
 // TestLODOCommandChecks: cv --lodo's option checks come before any corpus
 // is opened and name the field.
 func TestLODOCommandChecks(t *testing.T) {
-	setup := Setup{Out: "o"}
+	setup := train.Setup{Out: "o"}
 	two := LODOConfig{Setup: setup, Names: []string{"a", "b"}, Folders: [][]string{{"no-such-a"}, {"no-such-b"}}}
 	grid := two
 	grid.LODO.HybridGrid = "C"

@@ -1,9 +1,7 @@
-package train
+package experiment
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -14,34 +12,8 @@ import (
 	"triage/corpus"
 	"triage/model"
 	"triage/policy"
+	"triage/train"
 )
-
-// Folds assigns tasks to k folds of near-equal size: tasks are ordered by
-// sha256(seed, task id) and dealt round-robin, so a task's fold depends on
-// the seed and the task set only.
-func Folds(taskIDs []string, k int, seed uint64) map[string]int {
-	type keyed struct {
-		id  string
-		key [32]byte
-	}
-	var ks []keyed
-	seen := map[string]bool{}
-	for _, id := range taskIDs {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		var b [8]byte
-		binary.LittleEndian.PutUint64(b[:], seed)
-		ks = append(ks, keyed{id, sha256.Sum256(append(b[:], id...))})
-	}
-	sort.Slice(ks, func(i, j int) bool { return string(ks[i].key[:]) < string(ks[j].key[:]) })
-	out := make(map[string]int, len(ks))
-	for i, kk := range ks {
-		out[kk.id] = i % k
-	}
-	return out
-}
 
 // FoldSplit gives fold i's three sets of trees: its model trains on the
 // other folds' trees outside the val split, chooses its checkpoint on their
@@ -55,7 +27,7 @@ func FoldSplit(folds map[string]int, i int) (train, val, heldOut func(*corpus.Tr
 
 // FilterSource keeps the trees of Src for which Keep is true.
 type FilterSource struct {
-	Src  Source
+	Src  train.Source
 	Keep func(*corpus.Tree) bool
 }
 
@@ -75,7 +47,7 @@ type CVOptions struct {
 	// Seed assigns tasks to folds.
 	Seed uint64
 	// Train are the training options of every fold's model.
-	Train Options
+	Train train.Options
 	// Baselines are the baseline policies evaluated beside the learned one,
 	// with their hyperparameters.
 	Baselines []string
@@ -92,12 +64,12 @@ type CVOptions struct {
 
 // CVFold is one fold's record.
 type CVFold struct {
-	Fold       int         `json:"fold"`
-	Tasks      int         `json:"heldout_tasks"`
-	Trees      int         `json:"heldout_trees"`
-	Checkpoint string      `json:"checkpoint"`
-	Val        *Validation `json:"val"`
-	LearnedET  float64     `json:"learned_et"`
+	Fold       int               `json:"fold"`
+	Tasks      int               `json:"heldout_tasks"`
+	Trees      int               `json:"heldout_trees"`
+	Checkpoint string            `json:"checkpoint"`
+	Val        *train.Validation `json:"val"`
+	LearnedET  float64           `json:"learned_et"`
 }
 
 // CVResult pools the held-out outcomes of every fold per policy.
@@ -116,7 +88,7 @@ type CVResult struct {
 // val-split trees, and is scored on fold i's trees of every split. The
 // outcomes of all folds are pooled per policy and summarized with standard
 // errors from a bootstrap clustered by task.
-func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*CVResult, error) {
+func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env train.Env) (*CVResult, error) {
 	if o.Folds < 2 {
 		return nil, fmt.Errorf("cross-validation: %d folds, want ≥ 2", o.Folds)
 	}
@@ -133,12 +105,12 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*C
 	if log == nil {
 		log = slog.Default()
 	}
-	all := ShardSource{Dirs: dirs}
+	all := train.ShardSource{Dirs: dirs}
 	var taskIDs []string
 	if err := all.Trees(ctx, func(t *corpus.Tree) error { taskIDs = append(taskIDs, t.TaskID); return nil }); err != nil {
 		return nil, fmt.Errorf("cross-validation: %w", err)
 	}
-	folds := Folds(taskIDs, o.Folds, o.Seed)
+	folds := train.Folds(taskIDs, o.Folds, o.Seed)
 	res := &CVResult{Outcomes: map[string][]policy.Outcome{}, Summary: map[string]policy.Summary{}, Tasks: len(folds)}
 	res.Order = append(append([]string{"learned"}, sortedKeys(o.Learned)...), o.Baselines...)
 	for i := 0; i < o.Folds; i++ {
@@ -148,7 +120,7 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env Env) (*C
 		fenv.Train = FilterSource{all, trainOf}
 		fenv.Val = FilterSource{all, valOf}
 		log.Info("cross-validation: training", "fold", i, "of", o.Folds, "out", fenv.Out)
-		run, err := Train(ctx, o.Train, fenv)
+		run, err := train.Train(ctx, o.Train, fenv)
 		if err != nil {
 			return nil, fmt.Errorf("cross-validation fold %d: %w", i, err)
 		}
@@ -232,7 +204,7 @@ func meanT(outs []policy.Outcome) float64 {
 }
 
 // collect reads the trees of src into memory (one fold's held-out trees).
-func collect(ctx context.Context, src Source) ([]*corpus.Tree, error) {
+func collect(ctx context.Context, src train.Source) ([]*corpus.Tree, error) {
 	var out []*corpus.Tree
 	err := src.Trees(ctx, func(t *corpus.Tree) error { out = append(out, t); return nil })
 	return out, err

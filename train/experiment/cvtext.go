@@ -1,9 +1,10 @@
-package train
+package experiment
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
 	"triage/policy"
 )
 
