@@ -139,12 +139,7 @@ func BuildCorpus(ctx context.Context, tasks []Task, opts BuildOptions) (*Manifes
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("build corpus: %w", err)
 	}
-	settings := BuildSettings{K: opts.Config.K, D: opts.Config.D, Roots: opts.Roots,
-		Proposer: opts.Config.ProposerName, Model: opts.Config.Model, Seed: opts.Seed,
-		TasksSource: opts.TasksSource, TasksSHA256: tasksDigest(tasks), NumTasks: len(tasks),
-		TasksPerShard: opts.TasksPerShard, ShardIndex: opts.ShardIndex, ShardCount: opts.ShardCount,
-		RowsPerGroup: opts.RowsPerGroup, Limits: opts.Limits, ReferenceRuns: opts.ReferenceRuns,
-		Coverage: usesCoverage(opts.Config.Proposer), Executor: opts.ExecutorSettings}
+	settings := opts.settings(tasks)
 	mpath := filepath.Join(opts.Out, ManifestName(opts.ShardIndex, opts.ShardCount))
 	man, before, pending, err := openBuild(opts, settings, len(tasks), mpath)
 	if err != nil {
@@ -156,19 +151,8 @@ func BuildCorpus(ctx context.Context, tasks []Task, opts BuildOptions) (*Manifes
 	m.before = before
 	cfg := opts.Config
 	cfg.Proposer = meteredProposer{inner: cfg.Proposer, m: m}
-	skipped := man.Planned - len(pending)
-	prog := Progress{ShardsTotal: man.Planned, ShardsDone: skipped, Skipped: skipped}
-	for _, p := range pending {
-		prog.TasksToCheck += p.end - p.first
-		for i := p.first; i < p.end; i++ {
-			if n := len(tasks[i].Roots); n > 0 {
-				prog.TreesTotal += min(n, opts.Roots)
-			} else {
-				prog.TreesTotal += opts.Roots
-			}
-		}
-	}
-	log.Info("corpus build", "out", opts.Out, "tasks", len(tasks), "shards", man.Planned, "done", skipped,
+	prog := plannedProgress(man.Planned, pending, tasks, opts.Roots)
+	log.Info("corpus build", "out", opts.Out, "tasks", len(tasks), "shards", man.Planned, "done", prog.Skipped,
 		"k", opts.Config.K, "depth", opts.Config.D, "roots", opts.Roots, "workers", opts.Workers,
 		"trees_in_flight", opts.TreesInFlight)
 	var progMu sync.Mutex // the input checks report from several goroutines
@@ -216,6 +200,37 @@ func BuildCorpus(ctx context.Context, tasks []Task, opts BuildOptions) (*Manifes
 		err = fmt.Errorf("build corpus: %w", werr)
 	}
 	return man, err
+}
+
+// settings are the build settings of opts over tasks, as the manifest
+// records them.
+func (opts *BuildOptions) settings(tasks []Task) BuildSettings {
+	return BuildSettings{K: opts.Config.K, D: opts.Config.D, Roots: opts.Roots,
+		Proposer: opts.Config.ProposerName, Model: opts.Config.Model, Seed: opts.Seed,
+		TasksSource: opts.TasksSource, TasksSHA256: tasksDigest(tasks), NumTasks: len(tasks),
+		TasksPerShard: opts.TasksPerShard, ShardIndex: opts.ShardIndex, ShardCount: opts.ShardCount,
+		RowsPerGroup: opts.RowsPerGroup, Limits: opts.Limits, ReferenceRuns: opts.ReferenceRuns,
+		Coverage: usesCoverage(opts.Config.Proposer), Executor: opts.ExecutorSettings}
+}
+
+// plannedProgress is a build's progress before it starts: planned shards,
+// those already done (the ones not pending), and the tasks to check and
+// trees to grow (roots per task, or fewer where a task ships fewer) of the
+// pending shards.
+func plannedProgress(planned int, pending []*shardPlan, tasks []Task, roots int) Progress {
+	skipped := planned - len(pending)
+	prog := Progress{ShardsTotal: planned, ShardsDone: skipped, Skipped: skipped}
+	for _, p := range pending {
+		prog.TasksToCheck += p.end - p.first
+		for i := p.first; i < p.end; i++ {
+			if n := len(tasks[i].Roots); n > 0 {
+				prog.TreesTotal += min(n, roots)
+			} else {
+				prog.TreesTotal += roots
+			}
+		}
+	}
+	return prog
 }
 
 // fill checks opts and fills in the defaults.

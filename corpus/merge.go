@@ -51,56 +51,22 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	var pending [][]NodeRow
-	var pendingRows int64
-	flush := func() error {
-		if len(pending) == 0 {
-			return nil
-		}
-		idx := len(man.Shards)
-		e := ShardEntry{Index: idx, File: ShardFileName(idx), FirstTask: -1, EndTask: -1}
-		path := filepath.Join(out, e.File)
-		err := writeAtomic(nil, path, func(w io.Writer) error {
-			sw := NewShardWriter(w, WriterOptions{RowsPerGroup: man.Settings.RowsPerGroup})
-			for _, rows := range pending {
-				if err := sw.WriteRows(rows); err != nil {
-					return err
-				}
-			}
-			if err := sw.Close(); err != nil {
-				return err
-			}
-			e.Trees, e.Rows, e.TextBytes = sw.Trees(), sw.Rows(), sw.TextBytes()
-			return nil
-		}, nil)
-		if err != nil {
-			return err
-		}
-		info, err := InspectShard(path)
-		if err != nil {
-			return err
-		}
-		e.Bytes, e.UncompressedBytes = info.Bytes, info.UncompressedBytes
-		man.Shards = append(man.Shards, e)
-		man.Planned = len(man.Shards)
-		pending, pendingRows = nil, 0
-		return writeManifest(nil, filepath.Join(out, ManifestName(0, 1)), man)
-	}
+	mw := &mergeWriter{out: out, man: man}
 	err = ScanTrees(dirs, func(rows []NodeRow) error {
 		if int(rows[0].TreeNodes) != len(rows) {
 			return fmt.Errorf("tree %s: %d rows, want %d", rows[0].TreeID, len(rows), rows[0].TreeNodes)
 		}
-		if pendingRows > 0 && pendingRows+int64(len(rows)) > rowsPerShard {
-			if err := flush(); err != nil {
+		if mw.rows > 0 && mw.rows+int64(len(rows)) > rowsPerShard {
+			if err := mw.flush(); err != nil {
 				return err
 			}
 		}
-		pending = append(pending, rows)
-		pendingRows += int64(len(rows))
+		mw.pending = append(mw.pending, rows)
+		mw.rows += int64(len(rows))
 		return nil
 	})
 	if err == nil {
-		err = flush()
+		err = mw.flush()
 	}
 	if err != nil {
 		return man, fmt.Errorf("merge: %w", err)
@@ -110,6 +76,52 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		return man, fmt.Errorf("merge: %w", err)
 	}
 	return man, nil
+}
+
+// mergeWriter writes Merge's shards: the trees pending (rows of them)
+// become the next shard, listed in man, whose manifest is rewritten.
+type mergeWriter struct {
+	out     string
+	man     *Manifest
+	pending [][]NodeRow
+	rows    int64
+}
+
+// flush writes the pending trees as the next shard, if any, and the
+// manifest with it.
+func (mw *mergeWriter) flush() error {
+	if len(mw.pending) == 0 {
+		return nil
+	}
+	man := mw.man
+	idx := len(man.Shards)
+	e := ShardEntry{Index: idx, File: ShardFileName(idx), FirstTask: -1, EndTask: -1}
+	path := filepath.Join(mw.out, e.File)
+	err := writeAtomic(nil, path, func(w io.Writer) error {
+		sw := NewShardWriter(w, WriterOptions{RowsPerGroup: man.Settings.RowsPerGroup})
+		for _, rows := range mw.pending {
+			if err := sw.WriteRows(rows); err != nil {
+				return err
+			}
+		}
+		if err := sw.Close(); err != nil {
+			return err
+		}
+		e.Trees, e.Rows, e.TextBytes = sw.Trees(), sw.Rows(), sw.TextBytes()
+		return nil
+	}, nil)
+	if err != nil {
+		return err
+	}
+	info, err := InspectShard(path)
+	if err != nil {
+		return err
+	}
+	e.Bytes, e.UncompressedBytes = info.Bytes, info.UncompressedBytes
+	man.Shards = append(man.Shards, e)
+	man.Planned = len(man.Shards)
+	mw.pending, mw.rows = nil, 0
+	return writeManifest(nil, filepath.Join(mw.out, ManifestName(0, 1)), man)
 }
 
 // ErrMergeSettings is returned by Merge when its inputs were built with

@@ -115,34 +115,7 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		src := countGroup(s.Sources, groupTaskSeen, "source", t.Source, t)
 		s.Trees++
 		s.Nodes += len(t.Nodes)
-		fix := -1
-		for i := range t.Nodes {
-			n := &t.Nodes[i]
-			passSum += n.Exec.PassRate
-			s.Edits += int64(len(n.Edges))
-			s.OutputTokens += int64(n.ReviseTokens + n.ProposeTokens)
-			s.ProposeTokens += int64(n.ProposeTokens)
-			s.ReviseTokens += int64(n.ReviseTokens)
-			s.TokensEstimated = s.TokensEstimated || n.TokensEstimated
-			s.TextBytes += nodeTextBytes(t, n)
-			s.Statuses[string(n.Exec.Status)]++
-			if n.ProposeFailed {
-				s.ProposeFailed++
-			}
-			if n.ReviseFailed {
-				s.ReviseFailed++
-			}
-			if n.Solved() && (fix < 0 || n.Depth < fix) {
-				fix = n.Depth
-			}
-			for _, e := range n.Edges {
-				if l := t.Edges[e].Label; l.Censored {
-					s.EdgeT["censored"]++
-				} else {
-					s.EdgeT[strconv.Itoa(int(l.T))]++
-				}
-			}
-		}
+		fix := s.addNodes(t, &passSum)
 		if fix >= 0 {
 			s.SolvedTrees++
 			sp.SolvedTrees++
@@ -167,6 +140,41 @@ func ComputeStats(dirs ...string) (*Stats, error) {
 		return nil, fmt.Errorf("corpus stats: %w", err)
 	}
 	return s, nil
+}
+
+// addNodes counts the nodes and edges of t into s: tokens, text, statuses,
+// failed calls and edge labels, and adds each node's pass rate to
+// *passSum. It returns the depth of t's shallowest fix (-1 without one).
+func (s *Stats) addNodes(t *Tree, passSum *float64) (fix int) {
+	fix = -1
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		*passSum += n.Exec.PassRate
+		s.Edits += int64(len(n.Edges))
+		s.OutputTokens += int64(n.ReviseTokens + n.ProposeTokens)
+		s.ProposeTokens += int64(n.ProposeTokens)
+		s.ReviseTokens += int64(n.ReviseTokens)
+		s.TokensEstimated = s.TokensEstimated || n.TokensEstimated
+		s.TextBytes += nodeTextBytes(t, n)
+		s.Statuses[string(n.Exec.Status)]++
+		if n.ProposeFailed {
+			s.ProposeFailed++
+		}
+		if n.ReviseFailed {
+			s.ReviseFailed++
+		}
+		if n.Solved() && (fix < 0 || n.Depth < fix) {
+			fix = n.Depth
+		}
+		for _, e := range n.Edges {
+			if l := t.Edges[e].Label; l.Censored {
+				s.EdgeT["censored"]++
+			} else {
+				s.EdgeT[strconv.Itoa(int(l.T))]++
+			}
+		}
+	}
+	return fix
 }
 
 // countGroup counts tree t (its task once) in groups[name], a split or a

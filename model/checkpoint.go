@@ -500,6 +500,9 @@ func loadBag(dir string, meta Meta) (*Bundle, error) {
 	return b, nil
 }
 
+// loadQwen3 loads a Qwen3 checkpoint: its configuration, dtype, token
+// limits and tokenizer reference checked, and its weights (a LoRA adapter
+// and head over a base model's folder, or every weight from dir).
 func loadQwen3(dir string, meta Meta) (*Bundle, error) {
 	if meta.Qwen3 == nil {
 		return nil, errors.New("arch qwen3 without a qwen3 configuration")
@@ -532,53 +535,72 @@ func loadQwen3(dir string, meta Meta) (*Bundle, error) {
 	opts := Options{DType: dt, Bins: meta.Bins, HeadHidden: meta.HeadHidden}
 	var m *Model
 	if meta.Base != nil {
-		// LoRA over a frozen base: the base from its folder, the adapter and head from here.
-		sum, err := fileSHA256(filepath.Join(meta.Base.Path, "config.json"))
-		if err != nil {
-			return nil, fmt.Errorf("base model: %w", err)
-		}
-		if meta.Base.ConfigSHA256 != "" && sum != meta.Base.ConfigSHA256 {
-			return nil, fmt.Errorf("base model %s: config.json sha256 %s, the checkpoint was trained on %s", meta.Base.Path, sum, meta.Base.ConfigSHA256)
-		}
-		if m, err = Load(meta.Base.Path, opts); err != nil {
-			return nil, err
-		}
-		if m.Config.HiddenSize != cfg.HiddenSize || m.Config.NumHiddenLayers != cfg.NumHiddenLayers {
-			return nil, fmt.Errorf("base model %s does not match the checkpoint's configuration", meta.Base.Path)
-		}
-		if err := m.LoadAdapter(dir); err != nil {
-			return nil, err
-		}
-		stats := func(k string) bool {
-			return !strings.HasSuffix(k, "feature_mean") && !strings.HasSuffix(k, "feature_std")
-		}
-		if err := loadWeights(filepath.Join(dir, HeadFile), m.Context(), headSpecs(cfg.HiddenSize, meta.HeadHidden, meta.Bins), stats); err != nil {
-			return nil, err
-		}
+		m, err = loadLoRAOnBase(dir, meta, cfg, opts)
 	} else {
-		if meta.LoRA != nil {
-			opts.LoRA = meta.LoRA
-		}
-		if m, err = New(cfg, opts); err != nil {
-			return nil, err
-		}
-		want := headSpecs(cfg.HiddenSize, meta.HeadHidden, meta.Bins)
-		for k, shape := range cfg.baseShapes() {
-			want[BaseScope+"."+k] = tensorSpec{shape, dt}
-		}
-		if meta.LoRA != nil {
-			for k, shape := range m.loraKeys(*meta.LoRA) {
-				want[BaseScope+"."+k] = tensorSpec{shape, dtypes.Float32}
-			}
-		}
-		trainable := func(k string) bool {
-			return !strings.HasSuffix(k, "feature_mean") && !strings.HasSuffix(k, "feature_std")
-		}
-		if err := loadWeights(filepath.Join(dir, WeightsFile), m.Context(), want, trainable); err != nil {
-			return nil, err
-		}
+		m, err = loadWholeQwen3(dir, meta, cfg, opts)
+	}
+	if err != nil {
+		return nil, err
 	}
 	b := NewQwen3Bundle(m, tok, lim, meta.Inputs)
 	b.Meta = meta
 	return b, nil
+}
+
+// notFeatureStats says which weights a checkpoint must hold: all but the
+// feature statistics, which a checkpoint may leave out.
+func notFeatureStats(k string) bool {
+	return !strings.HasSuffix(k, "feature_mean") && !strings.HasSuffix(k, "feature_std")
+}
+
+// loadLoRAOnBase loads a LoRA checkpoint over a frozen base: the base from
+// its folder (its config.json the one the checkpoint was trained on), the
+// adapter and the head from dir.
+func loadLoRAOnBase(dir string, meta Meta, cfg Config, opts Options) (*Model, error) {
+	sum, err := fileSHA256(filepath.Join(meta.Base.Path, "config.json"))
+	if err != nil {
+		return nil, fmt.Errorf("base model: %w", err)
+	}
+	if meta.Base.ConfigSHA256 != "" && sum != meta.Base.ConfigSHA256 {
+		return nil, fmt.Errorf("base model %s: config.json sha256 %s, the checkpoint was trained on %s", meta.Base.Path, sum, meta.Base.ConfigSHA256)
+	}
+	m, err := Load(meta.Base.Path, opts)
+	if err != nil {
+		return nil, err
+	}
+	if m.Config.HiddenSize != cfg.HiddenSize || m.Config.NumHiddenLayers != cfg.NumHiddenLayers {
+		return nil, fmt.Errorf("base model %s does not match the checkpoint's configuration", meta.Base.Path)
+	}
+	if err := m.LoadAdapter(dir); err != nil {
+		return nil, err
+	}
+	if err := loadWeights(filepath.Join(dir, HeadFile), m.Context(), headSpecs(cfg.HiddenSize, meta.HeadHidden, meta.Bins), notFeatureStats); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// loadWholeQwen3 loads a checkpoint that holds every weight: the decoder
+// (in opts.DType), its LoRA adapter if it has one, and the head.
+func loadWholeQwen3(dir string, meta Meta, cfg Config, opts Options) (*Model, error) {
+	if meta.LoRA != nil {
+		opts.LoRA = meta.LoRA
+	}
+	m, err := New(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	want := headSpecs(cfg.HiddenSize, meta.HeadHidden, meta.Bins)
+	for k, shape := range cfg.baseShapes() {
+		want[BaseScope+"."+k] = tensorSpec{shape, opts.DType}
+	}
+	if meta.LoRA != nil {
+		for k, shape := range m.loraKeys(*meta.LoRA) {
+			want[BaseScope+"."+k] = tensorSpec{shape, dtypes.Float32}
+		}
+	}
+	if err := loadWeights(filepath.Join(dir, WeightsFile), m.Context(), want, notFeatureStats); err != nil {
+		return nil, err
+	}
+	return m, nil
 }

@@ -30,19 +30,9 @@ func definitions(lines []string) (first map[string]int, params map[string]bool) 
 				bind(toks[1], ln)
 			}
 			if toks[0] == "def" {
-				// Parameters: names right after "(" or "," (or "*"/"**"), up to ":" or "=" at depth 1.
-				depth := 0
-				for j := 2; j < len(toks); j++ {
-					switch toks[j] {
-					case "(", "[", "{":
-						depth++
-					case ")", "]", "}":
-						depth--
-					}
-					if depth == 1 && (toks[j-1] == "(" || toks[j-1] == "," || toks[j-1] == "*" || toks[j-1] == "**") && isIdentStart(toks[j][0]) {
-						bind(toks[j], ln)
-						params[toks[j]] = true
-					}
+				for _, p := range defParams(toks) {
+					bind(p, ln)
+					params[p] = true
 				}
 			}
 			continue
@@ -68,23 +58,52 @@ func definitions(lines []string) (first map[string]int, params map[string]bool) 
 				bind(toks[j+1], ln)
 			}
 		}
-		// Assignment targets: names before a top-level "=" or augmented "op=".
-		for j, t := range toks {
-			if t == "=" || (len(t) >= 2 && t[len(t)-1] == '=' && t != "==" && t != "!=" && t != "<=" && t != ">=") {
-				for _, u := range toks[:j] {
-					if isIdentStart(u[0]) {
-						bind(u, ln)
-						break // the first name of the target (x in x[i] = …)
-					}
-				}
-				for k := 0; k < j; k++ {
-					if toks[k] == "," && k+1 < j {
-						bind(toks[k+1], ln)
-					}
-				}
-				break
-			}
+		for _, t := range assignTargets(toks) {
+			bind(t, ln)
 		}
 	}
 	return first, params
+}
+
+// defParams are the parameters of a def line's tokens: the names right
+// after "(" or "," (or "*" and "**") at depth 1.
+func defParams(toks []string) []string {
+	var out []string
+	depth := 0
+	for j := 2; j < len(toks); j++ {
+		switch toks[j] {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+		if depth == 1 && (toks[j-1] == "(" || toks[j-1] == "," || toks[j-1] == "*" || toks[j-1] == "**") && isIdentStart(toks[j][0]) {
+			out = append(out, toks[j])
+		}
+	}
+	return out
+}
+
+// assignTargets are the names a line's tokens assign: before the first
+// "=" or augmented "op=", the first name of the target (x in x[i] = …)
+// and each name after a comma (a, b = …).
+func assignTargets(toks []string) []string {
+	var out []string
+	for j, t := range toks {
+		if t == "=" || (len(t) >= 2 && t[len(t)-1] == '=' && t != "==" && t != "!=" && t != "<=" && t != ">=") {
+			for _, u := range toks[:j] {
+				if isIdentStart(u[0]) {
+					out = append(out, u)
+					break
+				}
+			}
+			for k := 0; k < j; k++ {
+				if toks[k] == "," && k+1 < j {
+					out = append(out, toks[k+1])
+				}
+			}
+			break
+		}
+	}
+	return out
 }

@@ -78,43 +78,11 @@ func ParseSafetensorsHeader(prefix []byte, fileSize int64) ([]TensorInfo, map[st
 			}
 			continue
 		}
-		var e struct {
-			DType   string  `json:"dtype"`
-			Shape   []int64 `json:"shape"`
-			Offsets []int64 `json:"data_offsets"`
+		info, err := parseTensorEntry(name, msg, dataSize)
+		if err != nil {
+			return nil, nil, 0, err
 		}
-		if err := json.Unmarshal(msg, &e); err != nil {
-			return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: %w", name, err)
-		}
-		size, ok := safetensorsDTypes[e.DType]
-		if !ok {
-			return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: unknown dtype %q", name, e.DType)
-		}
-		if len(e.Offsets) != 2 {
-			return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: data_offsets has %d values, want 2", name, len(e.Offsets))
-		}
-		begin, end := e.Offsets[0], e.Offsets[1]
-		if begin < 0 || end < begin || end > dataSize {
-			return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: offsets [%d, %d] outside the %d-byte data section",
-				name, begin, end, dataSize)
-		}
-		nbytes := size
-		dims := make([]int, len(e.Shape))
-		for i, d := range e.Shape {
-			if d < 0 {
-				return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: negative dimension %d", name, d)
-			}
-			if d != 0 && nbytes > math.MaxInt64/d {
-				return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: shape %v overflows", name, e.Shape)
-			}
-			nbytes *= d
-			dims[i] = int(d)
-		}
-		if nbytes != end-begin {
-			return nil, nil, 0, fmt.Errorf("safetensors: tensor %q: shape %v of %s needs %d bytes, offsets span %d",
-				name, e.Shape, e.DType, nbytes, end-begin)
-		}
-		infos = append(infos, TensorInfo{Name: name, DType: e.DType, Shape: dims, Begin: begin, End: end})
+		infos = append(infos, info)
 	}
 	sort.Slice(infos, func(i, j int) bool {
 		if infos[i].Begin != infos[j].Begin {
@@ -128,6 +96,49 @@ func ParseSafetensorsHeader(prefix []byte, fileSize int64) ([]TensorInfo, map[st
 		}
 	}
 	return infos, meta, dataStart, nil
+}
+
+// parseTensorEntry reads the header entry of tensor name: a known dtype,
+// two offsets within the data section of dataSize bytes, and a shape whose
+// byte size is their span.
+func parseTensorEntry(name string, msg json.RawMessage, dataSize int64) (TensorInfo, error) {
+	var e struct {
+		DType   string  `json:"dtype"`
+		Shape   []int64 `json:"shape"`
+		Offsets []int64 `json:"data_offsets"`
+	}
+	if err := json.Unmarshal(msg, &e); err != nil {
+		return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: %w", name, err)
+	}
+	size, ok := safetensorsDTypes[e.DType]
+	if !ok {
+		return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: unknown dtype %q", name, e.DType)
+	}
+	if len(e.Offsets) != 2 {
+		return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: data_offsets has %d values, want 2", name, len(e.Offsets))
+	}
+	begin, end := e.Offsets[0], e.Offsets[1]
+	if begin < 0 || end < begin || end > dataSize {
+		return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: offsets [%d, %d] outside the %d-byte data section",
+			name, begin, end, dataSize)
+	}
+	nbytes := size
+	dims := make([]int, len(e.Shape))
+	for i, d := range e.Shape {
+		if d < 0 {
+			return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: negative dimension %d", name, d)
+		}
+		if d != 0 && nbytes > math.MaxInt64/d {
+			return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: shape %v overflows", name, e.Shape)
+		}
+		nbytes *= d
+		dims[i] = int(d)
+	}
+	if nbytes != end-begin {
+		return TensorInfo{}, fmt.Errorf("safetensors: tensor %q: shape %v of %s needs %d bytes, offsets span %d",
+			name, e.Shape, e.DType, nbytes, end-begin)
+	}
+	return TensorInfo{Name: name, DType: e.DType, Shape: dims, Begin: begin, End: end}, nil
 }
 
 // Safetensors is an open, memory-mapped safetensors file. Each tensor is

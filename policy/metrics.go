@@ -74,7 +74,48 @@ func Summarize(outs []Outcome, budgets []int, resamples int, seed uint64) (Summa
 	if slices.Min(budgets) < 1 {
 		return Summary{}, fmt.Errorf("summarize: budgets must be >= 1, got %v", budgets)
 	}
-	// Group by tree, sorted for determinism.
+	trees := statsByTree(outs, budgets, maxB)
+	tasks := taskClusters(trees)
+	stat := func(idx []int) []float64 { return treeMetrics(trees, idx, budgets, maxB) }
+	all := make([]int, len(trees))
+	for i := range all {
+		all[i] = i
+	}
+	point := stat(all)
+	for k, x := range point {
+		if math.IsNaN(x) { // no solved tree: E[T] and tokens undefined, reported as 0
+			point[k] = 0
+		}
+	}
+	se := bootstrapSE(stat, tasks, len(trees), len(point), resamples, seed)
+	sm := Summary{
+		ET: point[0], ETSE: se[0], Tokens: point[1], TokensSE: se[1],
+		S: map[string]float64{}, SSE: map[string]float64{}, C: map[string]float64{}, CSE: map[string]float64{},
+		AUSC: map[string]float64{}, AUSCSE: map[string]float64{},
+		Trees: len(trees), Tasks: len(tasks),
+	}
+	for i, b := range budgets {
+		k := fmt.Sprint(b)
+		sm.S[k], sm.SSE[k] = point[2+3*i], se[2+3*i]
+		sm.C[k], sm.CSE[k] = point[3+3*i], se[3+3*i]
+		sm.AUSC[k], sm.AUSCSE[k] = point[4+3*i], se[4+3*i]
+	}
+	sm.Curve = make([]float64, maxB+1)
+	for _, ts := range trees {
+		if ts.solved {
+			sm.Solved++
+		}
+		for b := range sm.Curve {
+			sm.Curve[b] += ts.s[b] / float64(len(trees))
+		}
+	}
+	return sm, nil
+}
+
+// statsByTree averages the outcomes of each tree over its seeds, trees
+// sorted by task and tree id (for determinism), with each tree's S(b) up
+// to maxB and its C(B) and AUSC(B) per budget.
+func statsByTree(outs []Outcome, budgets []int, maxB int) []treeStats {
 	sorted := slices.Clone(outs)
 	slices.SortFunc(sorted, func(a, b Outcome) int {
 		return cmp.Or(cmp.Compare(a.TaskID, b.TaskID), cmp.Compare(a.TreeID, b.TreeID), cmp.Compare(a.Seed, b.Seed))
@@ -112,7 +153,12 @@ func Summarize(outs []Outcome, budgets []int, resamples int, seed uint64) (Summa
 		trees = append(trees, ts)
 		i = j
 	}
-	// Tasks as clusters.
+	return trees
+}
+
+// taskClusters are the indices of the trees of each task (trees sorted by
+// task): the clusters the bootstrap resamples.
+func taskClusters(trees []treeStats) [][]int {
 	var tasks [][]int
 	for i, ts := range trees {
 		if i == 0 || ts.task != trees[i-1].task {
@@ -120,67 +166,44 @@ func Summarize(outs []Outcome, budgets []int, resamples int, seed uint64) (Summa
 		}
 		tasks[len(tasks)-1] = append(tasks[len(tasks)-1], i)
 	}
-	stat := func(idx []int) []float64 { return treeMetrics(trees, idx, budgets, maxB) }
-	all := make([]int, len(trees))
-	for i := range all {
-		all[i] = i
+	return tasks
+}
+
+// bootstrapSE is the standard error of each of the n values of stat over
+// resamples draws of whole tasks (with replacement), seeded by seed; a
+// value undefined in a draw (NaN) is left out of that value's error. No
+// resamples or no task: all zero.
+func bootstrapSE(stat func(idx []int) []float64, tasks [][]int, numTrees, n, resamples int, seed uint64) []float64 {
+	se := make([]float64, n)
+	if resamples <= 0 || len(tasks) == 0 {
+		return se
 	}
-	point := stat(all)
-	for k, x := range point {
-		if math.IsNaN(x) { // no solved tree: E[T] and tokens undefined, reported as 0
-			point[k] = 0
+	r := rand.New(rand.NewPCG(seed, 0xb0075))
+	sum := make([]float64, n)
+	sumSq := make([]float64, n)
+	cnt := make([]float64, n)
+	idx := make([]int, 0, numTrees)
+	for range resamples {
+		idx = idx[:0]
+		for range tasks {
+			idx = append(idx, tasks[r.IntN(len(tasks))]...)
 		}
-	}
-	se := make([]float64, len(point))
-	if resamples > 0 && len(tasks) > 0 {
-		r := rand.New(rand.NewPCG(seed, 0xb0075))
-		sum := make([]float64, len(point))
-		sumSq := make([]float64, len(point))
-		cnt := make([]float64, len(point))
-		idx := make([]int, 0, len(trees))
-		for range resamples {
-			idx = idx[:0]
-			for range tasks {
-				idx = append(idx, tasks[r.IntN(len(tasks))]...)
-			}
-			v := stat(idx)
-			for k, x := range v {
-				if !math.IsNaN(x) {
-					sum[k] += x
-					sumSq[k] += x * x
-					cnt[k]++
-				}
-			}
-		}
-		for k := range se {
-			if cnt[k] > 1 {
-				m := sum[k] / cnt[k]
-				se[k] = math.Sqrt(math.Max(0, (sumSq[k]-cnt[k]*m*m)/(cnt[k]-1)))
+		v := stat(idx)
+		for k, x := range v {
+			if !math.IsNaN(x) {
+				sum[k] += x
+				sumSq[k] += x * x
+				cnt[k]++
 			}
 		}
 	}
-	sm := Summary{
-		ET: point[0], ETSE: se[0], Tokens: point[1], TokensSE: se[1],
-		S: map[string]float64{}, SSE: map[string]float64{}, C: map[string]float64{}, CSE: map[string]float64{},
-		AUSC: map[string]float64{}, AUSCSE: map[string]float64{},
-		Trees: len(trees), Tasks: len(tasks),
-	}
-	for i, b := range budgets {
-		k := fmt.Sprint(b)
-		sm.S[k], sm.SSE[k] = point[2+3*i], se[2+3*i]
-		sm.C[k], sm.CSE[k] = point[3+3*i], se[3+3*i]
-		sm.AUSC[k], sm.AUSCSE[k] = point[4+3*i], se[4+3*i]
-	}
-	sm.Curve = make([]float64, maxB+1)
-	for _, ts := range trees {
-		if ts.solved {
-			sm.Solved++
-		}
-		for b := range sm.Curve {
-			sm.Curve[b] += ts.s[b] / float64(len(trees))
+	for k := range se {
+		if cnt[k] > 1 {
+			m := sum[k] / cnt[k]
+			se[k] = math.Sqrt(math.Max(0, (sumSq[k]-cnt[k]*m*m)/(cnt[k]-1)))
 		}
 	}
-	return sm, nil
+	return se
 }
 
 // treeMetrics returns [E[T], tokens, then S, C, AUSC per budget] over the

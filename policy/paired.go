@@ -43,49 +43,11 @@ func DetectableRatio(se float64) float64 { return math.Exp(-zPower80 * se) }
 // ComparePaired computes Paired for outcomes a and b (named nameA and
 // nameB) with resamples bootstrap draws of whole tasks seeded by seed.
 func ComparePaired(nameA string, a []Outcome, nameB string, b []Outcome, resamples int, seed uint64) (Paired, error) {
-	type key struct{ task, tree string }
-	meanT := func(outs []Outcome) map[key]float64 {
-		sum, n, bad := map[key]float64{}, map[key]float64{}, map[key]bool{}
-		for _, o := range outs {
-			k := key{o.TaskID, o.TreeID}
-			if !o.Solved {
-				bad[k] = true
-			}
-			sum[k] += float64(o.T)
-			n[k]++
-		}
-		m := map[key]float64{}
-		for k, s := range sum {
-			if !bad[k] {
-				m[k] = s / n[k]
-			}
-		}
-		return m
-	}
-	ma, mb := meanT(a), meanT(b)
-	var keys []key
-	for k := range ma {
-		if _, ok := mb[k]; ok {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
+	clusters, trees := pairedClusters(meanSolvedT(a), meanSolvedT(b))
+	if trees == 0 {
 		return Paired{}, fmt.Errorf("paired %s/%s: no tree solved by both", nameA, nameB)
 	}
-	slices.SortFunc(keys, func(x, y key) int { return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.tree, y.tree)) })
-	// Per task: sums of both policies' T and the tree count.
-	type cluster struct{ ta, tb, n float64 }
-	var clusters []cluster
-	for i, k := range keys {
-		if i == 0 || k.task != keys[i-1].task {
-			clusters = append(clusters, cluster{})
-		}
-		c := &clusters[len(clusters)-1]
-		c.ta += ma[k]
-		c.tb += mb[k]
-		c.n++
-	}
-	stat := func(pick func(i int) cluster, m int) (diff, ratio float64) {
+	stat := func(pick func(i int) pairCluster, m int) (diff, ratio float64) {
 		var ta, tb, n float64
 		for i := 0; i < m; i++ {
 			c := pick(i)
@@ -93,37 +55,89 @@ func ComparePaired(nameA string, a []Outcome, nameB string, b []Outcome, resampl
 		}
 		return (ta - tb) / n, ta / tb
 	}
-	p := Paired{A: nameA, B: nameB, Trees: len(keys), Tasks: len(clusters)}
-	p.Diff, p.Ratio = stat(func(i int) cluster { return clusters[i] }, len(clusters))
+	p := Paired{A: nameA, B: nameB, Trees: trees, Tasks: len(clusters)}
+	p.Diff, p.Ratio = stat(func(i int) pairCluster { return clusters[i] }, len(clusters))
 	p.RatioLo, p.RatioHi = p.Ratio, p.Ratio
 	if resamples > 0 {
 		r := rand.New(rand.NewPCG(seed, 0x9a12ed))
 		diffs, ratios := make([]float64, resamples), make([]float64, resamples)
 		for s := range resamples {
-			diffs[s], ratios[s] = stat(func(int) cluster { return clusters[r.IntN(len(clusters))] }, len(clusters))
+			diffs[s], ratios[s] = stat(func(int) pairCluster { return clusters[r.IntN(len(clusters))] }, len(clusters))
 		}
-		var mean, sq float64
-		for _, d := range diffs {
-			mean += d
+		logs := make([]float64, resamples)
+		for s, r := range ratios {
+			logs[s] = math.Log(r)
 		}
-		mean /= float64(resamples)
-		for _, d := range diffs {
-			sq += (d - mean) * (d - mean)
-		}
-		p.DiffSE = math.Sqrt(sq / float64(resamples))
-		var lmean, lsq float64
-		for _, r := range ratios {
-			lmean += math.Log(r)
-		}
-		lmean /= float64(resamples)
-		for _, r := range ratios {
-			lsq += (math.Log(r) - lmean) * (math.Log(r) - lmean)
-		}
-		p.LogRatioSE = math.Sqrt(lsq / float64(resamples))
+		p.DiffSE, p.LogRatioSE = spread(diffs), spread(logs)
 		p.Detectable = DetectableRatio(p.LogRatioSE)
 		slices.Sort(ratios)
 		p.RatioLo = ratios[int(0.025*float64(resamples-1))]
 		p.RatioHi = ratios[int(math.Ceil(0.975*float64(resamples-1)))]
 	}
 	return p, nil
+}
+
+// treeKey names a tree of a task.
+type treeKey struct{ task, tree string }
+
+// meanSolvedT is each tree's T averaged over its seeds, for the trees
+// solved under every seed.
+func meanSolvedT(outs []Outcome) map[treeKey]float64 {
+	sum, n, bad := map[treeKey]float64{}, map[treeKey]float64{}, map[treeKey]bool{}
+	for _, o := range outs {
+		k := treeKey{o.TaskID, o.TreeID}
+		if !o.Solved {
+			bad[k] = true
+		}
+		sum[k] += float64(o.T)
+		n[k]++
+	}
+	m := map[treeKey]float64{}
+	for k, s := range sum {
+		if !bad[k] {
+			m[k] = s / n[k]
+		}
+	}
+	return m
+}
+
+// pairCluster is one task of a paired comparison: the sums of both
+// policies' T over its trees, and the tree count.
+type pairCluster struct{ ta, tb, n float64 }
+
+// pairedClusters sums ma and mb over the trees both hold, per task (tasks
+// and trees in order), and counts those trees.
+func pairedClusters(ma, mb map[treeKey]float64) ([]pairCluster, int) {
+	var keys []treeKey
+	for k := range ma {
+		if _, ok := mb[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(x, y treeKey) int { return cmp.Or(cmp.Compare(x.task, y.task), cmp.Compare(x.tree, y.tree)) })
+	var clusters []pairCluster
+	for i, k := range keys {
+		if i == 0 || k.task != keys[i-1].task {
+			clusters = append(clusters, pairCluster{})
+		}
+		c := &clusters[len(clusters)-1]
+		c.ta += ma[k]
+		c.tb += mb[k]
+		c.n++
+	}
+	return clusters, len(keys)
+}
+
+// spread is the standard deviation of xs about their mean (dividing by
+// len(xs): the spread of bootstrap draws).
+func spread(xs []float64) float64 {
+	var mean, sq float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sq += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(sq / float64(len(xs)))
 }

@@ -53,6 +53,39 @@ func MatmulParams(c model.Config) int64 {
 	return per * int64(c.NumHiddenLayers)
 }
 
+// benchBatch is BenchTrain's one batch: o.Batch sequences of o.Seq random
+// tokens, five sixths prefix and one edit each, with random labels.
+func benchBatch(net *model.Qwen3Net, o BenchOptions) (model.Batch, []*tensors.Tensor, error) {
+	rng := rand.New(rand.NewPCG(o.Seed, 3))
+	groups := make([]model.Encoded, o.Batch)
+	for i := range groups {
+		ids := make([]int32, o.Seq)
+		for j := range ids {
+			ids[j] = int32(rng.IntN(o.Config.VocabSize))
+		}
+		cut := o.Seq * 5 / 6
+		groups[i] = model.Encoded{Prefix: ids[:cut], Edits: [][]int32{ids[cut:]}, B: []int{4},
+			Features: [model.NumFeatures]float32{rng.Float32(), 0.25, rng.Float32(), 0.5}}
+	}
+	batches, err := net.Batches(groups, o.Batch)
+	if err != nil {
+		return model.Batch{}, nil, err
+	}
+	if len(batches) != 1 {
+		return model.Batch{}, nil, fmt.Errorf("bench train: %d batches", len(batches))
+	}
+	bt := batches[0]
+	tt := make([]int32, bt.Rows*bt.K)
+	bb := make([]int32, bt.Rows*bt.K)
+	mask := make([]float32, bt.Rows*bt.K)
+	for i := range tt {
+		tt[i], bb[i], mask[i] = int32(rng.IntN(5)), 4, 1
+	}
+	labels := []*tensors.Tensor{tensors.FromFlatDataAndDimensions(tt, bt.Rows, bt.K),
+		tensors.FromFlatDataAndDimensions(bb, bt.Rows, bt.K), tensors.FromFlatDataAndDimensions(mask, bt.Rows, bt.K)}
+	return bt, labels, nil
+}
+
 // BenchTrain measures LoRA training throughput on backend: the first step
 // (compilation included) and the mean of o.Steps timed steps after it.
 // peakTFLOPs is the accelerator's dense bf16 peak for MFU (0: not reported).
@@ -73,33 +106,10 @@ func BenchTrain(ctx context.Context, backend backends.Backend, o BenchOptions, p
 		return BenchResult{}, err
 	}
 	net := &model.Qwen3Net{M: m, EditsPerRow: 1}
-	rng := rand.New(rand.NewPCG(o.Seed, 3))
-	groups := make([]model.Encoded, o.Batch)
-	for i := range groups {
-		ids := make([]int32, o.Seq)
-		for j := range ids {
-			ids[j] = int32(rng.IntN(o.Config.VocabSize))
-		}
-		cut := o.Seq * 5 / 6
-		groups[i] = model.Encoded{Prefix: ids[:cut], Edits: [][]int32{ids[cut:]}, B: []int{4},
-			Features: [model.NumFeatures]float32{rng.Float32(), 0.25, rng.Float32(), 0.5}}
-	}
-	batches, err := net.Batches(groups, o.Batch)
+	bt, labels, err := benchBatch(net, o)
 	if err != nil {
 		return BenchResult{}, err
 	}
-	if len(batches) != 1 {
-		return BenchResult{}, fmt.Errorf("bench train: %d batches", len(batches))
-	}
-	bt := batches[0]
-	tt := make([]int32, bt.Rows*bt.K)
-	bb := make([]int32, bt.Rows*bt.K)
-	mask := make([]float32, bt.Rows*bt.K)
-	for i := range tt {
-		tt[i], bb[i], mask[i] = int32(rng.IntN(5)), 4, 1
-	}
-	labels := []*tensors.Tensor{tensors.FromFlatDataAndDimensions(tt, bt.Rows, bt.K),
-		tensors.FromFlatDataAndDimensions(bb, bt.Rows, bt.K), tensors.FromFlatDataAndDimensions(mask, bt.Rows, bt.K)}
 	opt := newClippedAdamW(Schedule{Peak: 1e-4, Warmup: 1, Total: o.Steps + 1, MinRatio: 0.1}, 0.01, 1)
 	trainer := gtrain.NewTrainer(backend, m.Context(),
 		func(c *mlctx.Context, _ any, in []*Node) []*Node { return []*Node{net.Logits(c, in)} },

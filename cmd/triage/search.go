@@ -31,13 +31,8 @@ type searchFlags struct {
 // with the number finished so far.
 var searchAfterRoot func(done int)
 
-func newSearchCmd() *cobra.Command {
-	f := &searchFlags{}
-	f.TSAPR = tsapr.DefaultOptions()
-	c := &cobra.Command{
-		Use:   "search",
-		Short: "Live repair search from every root: a policy over the frontier, or TSAPR",
-		Long: `search repairs the roots of a task set live: tasks that ship roots use them,
+// searchLong is search's long help.
+var searchLong = `search repairs the roots of a task set live: tasks that ship roots use them,
 the others get roots from mutate.Inject with --seed, exactly as 'corpus build'
 makes them (root i of a task is the same program as in a corpus built with the
 same --roots and --seed). Before searching, every task passes corpus build's
@@ -63,7 +58,15 @@ prints what finished (exit 1).
 
 --out DIR writes the searched trees in the corpus Parquet schema with a
 manifest ('triage eval', 'corpus stats' and the HTML tree viewer read them);
-with several methods or policies, each gets DIR/<name>.`,
+with several methods or policies, each gets DIR/<name>.`
+
+func newSearchCmd() *cobra.Command {
+	f := &searchFlags{}
+	f.TSAPR = tsapr.DefaultOptions()
+	c := &cobra.Command{
+		Use:   "search",
+		Short: "Live repair search from every root: a policy over the frontier, or TSAPR",
+		Long:  searchLong,
 		Example: `  triage search --tasks bundled --split test --roots 1 --proposer mutate --policy uct --budget 16
   triage search --tasks bundled --split test --proposer openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B \
       --method tsapr --judge auto --budget 16 --out out/tsapr --json out/tsapr.json

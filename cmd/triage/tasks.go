@@ -21,18 +21,8 @@ import (
 // skipBadLinesUsage is the help of every --skip-bad-lines flag.
 const skipBadLinesUsage = "use the valid tasks of a file with malformed lines instead of refusing it (exit 2)"
 
-// newTasksConvertCmd parses flags and calls the converter of --from:
-// corpus.ConvertMBPP, convert.ConvertExercism or
-// convert.ConvertTheAlgorithms, which hold the conversion.
-func newTasksConvertCmd() *cobra.Command {
-	var from, in, out, commit, report string
-	var workers int
-	var slowFactor float64
-	var sbLimits sandbox.LimitsPolicy
-	c := &cobra.Command{
-		Use:   "convert",
-		Short: "Convert a public task set (MBPP, Exercism, TheAlgorithms) into the task format, keeping what the sandbox confirms",
-		Long: `convert reads a public task set and writes a task file, keeping the tasks
+// tasksConvertLong is the long help of tasks convert.
+const tasksConvertLong = `convert reads a public task set and writes a task file, keeping the tasks
 that pass the checks 'tasks validate' runs; a task that fails them is left
 out and listed with the reason. docs/tasks.md says where each set comes from
 and what the conversion does.
@@ -61,70 +51,93 @@ For exercism and thealgorithms the commit is read from --in's .git, or given
 with --commit; every task records it in its origin, with license MIT, the
 split by the hash of its id, and the source. A task whose reference takes
 more than --slow-factor times the median is left out as slow. --report
-writes the report (JSON) with every unit left out.`,
+writes the report (JSON) with every unit left out.`
+
+// convertFlags are tasks convert's flags.
+type convertFlags struct {
+	from, in, out, commit, report string
+	workers                       int
+	slowFactor                    float64
+	sbLimits                      sandbox.LimitsPolicy
+}
+
+// newTasksConvertCmd parses flags and calls the converter of --from
+// (runConvert).
+func newTasksConvertCmd() *cobra.Command {
+	f := &convertFlags{}
+	c := &cobra.Command{
+		Use:   "convert",
+		Short: "Convert a public task set (MBPP, Exercism, TheAlgorithms) into the task format, keeping what the sandbox confirms",
+		Long:  tasksConvertLong,
 		Example: `  triage tasks convert --from mbpp --in mbpp.jsonl --out corpus/mbpp/tasks.jsonl
   triage tasks convert --from exercism --in exercism-python --out corpus/exercism/tasks.jsonl --report out/exercism-report.json
   triage tasks convert --from thealgorithms --in algorithms --commit f5988cc09713315817df6a7e327e258013a94440 --out corpus/thealgorithms/tasks.jsonl`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case from != corpus.MBPPSource && from != convert.ExercismSource && from != convert.TheAlgorithmsSource:
-				return badInput("--from %q: want %q, %q or %q", from, corpus.MBPPSource, convert.ExercismSource, convert.TheAlgorithmsSource)
-			case in == "" || out == "":
-				return badInput("--in and --out are required")
-			case taskset.SamePath(in, out):
-				return badInput("--out %s is the --in file", out)
-			case from == corpus.MBPPSource && (commit != "" || report != ""):
-				return badInput("--commit and --report are for exercism and thealgorithms")
-			case slowFactor < 1:
-				return badInput("--slow-factor %v: want ≥ 1", slowFactor)
-			}
-			nw, err := corpus.Workers(workers)
-			if err != nil {
-				return err
-			}
-			if from == corpus.MBPPSource {
-				return convertMBPP(cmd, in, out, nw, sbLimits)
-			}
-			if st, err := os.Stat(in); err != nil || !st.IsDir() {
-				return badInput("--in %s: want the folder of a checkout", in)
-			}
-			pool, err := sandbox.Start(nw, sbLimits, nil, false)
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			o := convert.Options{Commit: commit, Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), SlowFactor: slowFactor,
-				Python: pool.Options().Python, Progress: checkProgress}
-			conv := convert.ConvertExercism
-			if from == convert.TheAlgorithmsSource {
-				conv = convert.ConvertTheAlgorithms
-			}
-			start := time.Now()
-			tasks, rep, err := conv(cmd.Context(), corpus.NewCachedExecutor(pool), in, o)
-			if err != nil {
-				return err
-			}
-			slog.Info("converted", "source", from, "seconds", time.Since(start).Seconds())
-			if err := corpus.WriteTasksFile(out, tasks); err != nil {
-				return err
-			}
-			if report != "" {
-				if err := writeJSONFile(report, rep); err != nil {
-					return err
-				}
-			}
-			return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runConvert(cmd, f) },
 	}
-	c.Flags().StringVar(&from, "from", "", `the task set: "mbpp", "exercism" or "thealgorithms"`)
-	c.Flags().StringVar(&in, "in", "", "the task set: mbpp.jsonl, or the folder of a checkout (exercism, thealgorithms)")
-	c.Flags().StringVar(&out, "out", "", "output task file (JSONL)")
-	c.Flags().StringVar(&commit, "commit", "", "the checkout's commit, when --in has no .git (exercism, thealgorithms)")
-	c.Flags().StringVar(&report, "report", "", "also write the report, with every unit left out, to this JSON file (exercism, thealgorithms)")
-	c.Flags().Float64Var(&slowFactor, "slow-factor", convert.DefaultSlowFactor, "leave out a task whose reference takes more than this many times the median (exercism, thealgorithms)")
-	c.Flags().IntVar(&workers, "workers", 0, "sandbox workers"+workersZero)
-	addSandboxLimitsFlag(c, &sbLimits)
+	c.Flags().StringVar(&f.from, "from", "", `the task set: "mbpp", "exercism" or "thealgorithms"`)
+	c.Flags().StringVar(&f.in, "in", "", "the task set: mbpp.jsonl, or the folder of a checkout (exercism, thealgorithms)")
+	c.Flags().StringVar(&f.out, "out", "", "output task file (JSONL)")
+	c.Flags().StringVar(&f.commit, "commit", "", "the checkout's commit, when --in has no .git (exercism, thealgorithms)")
+	c.Flags().StringVar(&f.report, "report", "", "also write the report, with every unit left out, to this JSON file (exercism, thealgorithms)")
+	c.Flags().Float64Var(&f.slowFactor, "slow-factor", convert.DefaultSlowFactor, "leave out a task whose reference takes more than this many times the median (exercism, thealgorithms)")
+	c.Flags().IntVar(&f.workers, "workers", 0, "sandbox workers"+workersZero)
+	addSandboxLimitsFlag(c, &f.sbLimits)
 	return c
+}
+
+// runConvert checks tasks convert's flags and calls the converter of
+// --from: corpus.ConvertMBPP, convert.ConvertExercism or
+// convert.ConvertTheAlgorithms, which hold the conversion.
+func runConvert(cmd *cobra.Command, f *convertFlags) error {
+	from, in, out := f.from, f.in, f.out
+	switch {
+	case from != corpus.MBPPSource && from != convert.ExercismSource && from != convert.TheAlgorithmsSource:
+		return badInput("--from %q: want %q, %q or %q", from, corpus.MBPPSource, convert.ExercismSource, convert.TheAlgorithmsSource)
+	case in == "" || out == "":
+		return badInput("--in and --out are required")
+	case taskset.SamePath(in, out):
+		return badInput("--out %s is the --in file", out)
+	case from == corpus.MBPPSource && (f.commit != "" || f.report != ""):
+		return badInput("--commit and --report are for exercism and thealgorithms")
+	case f.slowFactor < 1:
+		return badInput("--slow-factor %v: want ≥ 1", f.slowFactor)
+	}
+	nw, err := corpus.Workers(f.workers)
+	if err != nil {
+		return err
+	}
+	if from == corpus.MBPPSource {
+		return convertMBPP(cmd, in, out, nw, f.sbLimits)
+	}
+	if st, err := os.Stat(in); err != nil || !st.IsDir() {
+		return badInput("--in %s: want the folder of a checkout", in)
+	}
+	pool, err := sandbox.Start(nw, f.sbLimits, nil, false)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	o := convert.Options{Commit: f.commit, Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), SlowFactor: f.slowFactor,
+		Python: pool.Options().Python, Progress: checkProgress}
+	conv := convert.ConvertExercism
+	if from == convert.TheAlgorithmsSource {
+		conv = convert.ConvertTheAlgorithms
+	}
+	start := time.Now()
+	tasks, rep, err := conv(cmd.Context(), corpus.NewCachedExecutor(pool), in, o)
+	if err != nil {
+		return err
+	}
+	slog.Info("converted", "source", from, "seconds", time.Since(start).Seconds())
+	if err := corpus.WriteTasksFile(out, tasks); err != nil {
+		return err
+	}
+	if f.report != "" {
+		if err := writeJSONFile(f.report, rep); err != nil {
+			return err
+		}
+	}
+	return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
 }
 
 // checkProgress logs the input checks of a conversion.

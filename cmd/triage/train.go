@@ -150,17 +150,8 @@ func trainVersions() map[string]string { return train.Versions(buildCommit, buil
 // commandLine is this process's command line, for the record.
 func commandLine() string { return train.CommandLine(os.Args[1:]) }
 
-func newCVCmd() *cobra.Command {
-	f := &trainFlags{}
-	var folds, seeds, resamples int
-	var foldSeed uint64
-	var params, budgets, jsonFile string
-	var ablations bool
-	var lodo lodoFlags
-	c := &cobra.Command{
-		Use:   "cv",
-		Short: "Cross-validate the learned policy by task: train per fold, score held-out tasks beside every baseline",
-		Long: `cv splits the corpus's tasks into --folds folds (by a seeded hash, so every
+// cvLong is cv's long help.
+var cvLong = `cv splits the corpus's tasks into --folds folds (by a seeded hash, so every
 tree of a task lands in one fold). For each fold it trains a model on the
 other folds' trees outside the val split, picks the checkpoint by E[T] on
 their val-split trees, and replays that model and every baseline on the
@@ -184,7 +175,19 @@ paired comparison against every baseline (95 % interval clustered by task,
 and the smallest ratio those trees could tell from 1 at 80 % power), and a
 pooled row over the directions. --lodo-pairs trains on each dataset alone
 and scores on each other one (every ordered pair; with two datasets the
-two are the same).`,
+two are the same).`
+
+func newCVCmd() *cobra.Command {
+	f := &trainFlags{}
+	var folds, seeds, resamples int
+	var foldSeed uint64
+	var params, budgets, jsonFile string
+	var ablations bool
+	var lodo lodoFlags
+	c := &cobra.Command{
+		Use:   "cv",
+		Short: "Cross-validate the learned policy by task: train per fold, score held-out tasks beside every baseline",
+		Long:  cvLong,
 		Example: `  triage cv --corpus out/full --folds 5 --out cv/
   triage cv --corpus out/full --folds 5 --params tuned.json --json-file cv.json --out cv/
   triage cv --lodo --corpus bundled=out/b1,out/b5 --corpus mbpp=out/m --train-seeds 1,2,3 --out lodo/

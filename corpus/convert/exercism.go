@@ -110,51 +110,23 @@ func exerciseTaskOf(root, slug, commit string) (corpus.Task, string, error) {
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
 		return corpus.Task{}, "malformed .meta/config.json: " + err.Error(), nil
 	}
-	sol, tests, example := cfg.Files["solution"], cfg.Files["test"], cfg.Files["example"]
-	var extra []string
-	for k, v := range cfg.Files {
-		if len(v) > 0 && k != "solution" && k != "test" && k != "example" {
-			extra = append(extra, k)
-		}
+	module, example, testFile, why := cfg.files()
+	if why != "" {
+		return corpus.Task{}, why, nil
 	}
-	sort.Strings(extra)
-	switch {
-	case len(sol) != 1 || len(example) != 1 || len(tests) == 0:
-		return corpus.Task{}, fmt.Sprintf("not one solution, example and test file: solution %v, example %v, test %v", sol, example, tests), nil
-	case len(extra) > 0:
-		return corpus.Task{}, "needs more files: " + strings.Join(extra, ", "), nil
-	case !strings.HasSuffix(sol[0], ".py") || strings.Contains(sol[0], "/"):
-		return corpus.Task{}, "solution file is not a module of the exercise: " + sol[0], nil
-	}
-	module := strings.TrimSuffix(sol[0], ".py")
-	ref, ok, err := read(example[0])
+	ref, ok, err := read(example)
 	if err != nil || !ok {
-		return corpus.Task{}, "no example file: " + example[0], err
+		return corpus.Task{}, "no example file: " + example, err
 	}
-	test, ok, err := read(tests[0])
+	test, ok, err := read(testFile)
 	if err != nil || !ok {
-		return corpus.Task{}, "no test file: " + tests[0], err
+		return corpus.Task{}, "no test file: " + testFile, err
 	}
-	// Local modules: what a file of the exercise folder could import.
-	local := map[string]bool{}
-	if entries, err := os.ReadDir(dir); err == nil {
-		for _, e := range entries {
-			if n, ok := strings.CutSuffix(e.Name(), ".py"); ok && !e.IsDir() {
-				local[n] = true
-			}
-		}
+	local := localModules(dir)
+	if why := referenceImportsWhy(ref, module, local); why != "" {
+		return corpus.Task{}, why, nil
 	}
-	for _, imp := range ParseImports(ref) {
-		for _, m := range importedModules(imp) {
-			switch {
-			case imp.Level > 0 || local[m] || m == module:
-				return corpus.Task{}, "the reference imports a module of the exercise: " + m, nil
-			case slices.Contains(randomModules, m):
-				return corpus.Task{}, "uses randomness: imports " + m, nil
-			}
-		}
-	}
-	test, why, err := inlineHelpers(test, module, local, read)
+	test, why, err = inlineHelpers(test, module, local, read)
 	if err != nil || why != "" {
 		return corpus.Task{}, why, err
 	}
@@ -177,6 +149,61 @@ func exerciseTaskOf(root, slug, commit string) (corpus.Task, string, error) {
 		Category: slug, Source: ExercismSource, License: License,
 		Origin: ExercismRepo + "/tree/" + commit + "/" + exercisesDir + "/" + slug,
 	}, "", nil
+}
+
+// files are the exercise's solution module, its example (the reference)
+// and its first test file; why says what makes the exercise unusable: not
+// one solution, example and test file, more files needed, or a solution
+// that is not a module of the exercise.
+func (cfg exerciseConfig) files() (module, example, test, why string) {
+	sol, tests, ex := cfg.Files["solution"], cfg.Files["test"], cfg.Files["example"]
+	var extra []string
+	for k, v := range cfg.Files {
+		if len(v) > 0 && k != "solution" && k != "test" && k != "example" {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	switch {
+	case len(sol) != 1 || len(ex) != 1 || len(tests) == 0:
+		return "", "", "", fmt.Sprintf("not one solution, example and test file: solution %v, example %v, test %v", sol, ex, tests)
+	case len(extra) > 0:
+		return "", "", "", "needs more files: " + strings.Join(extra, ", ")
+	case !strings.HasSuffix(sol[0], ".py") || strings.Contains(sol[0], "/"):
+		return "", "", "", "solution file is not a module of the exercise: " + sol[0]
+	}
+	return strings.TrimSuffix(sol[0], ".py"), ex[0], tests[0], ""
+}
+
+// localModules are the modules of the exercise folder dir: what a file of
+// the exercise could import.
+func localModules(dir string) map[string]bool {
+	local := map[string]bool{}
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if n, ok := strings.CutSuffix(e.Name(), ".py"); ok && !e.IsDir() {
+				local[n] = true
+			}
+		}
+	}
+	return local
+}
+
+// referenceImportsWhy says why the reference ref cannot stand alone: it
+// imports a module of the exercise (relatively, one of local, or the
+// solution module itself) or a source of randomness; "" when it can.
+func referenceImportsWhy(ref, module string, local map[string]bool) string {
+	for _, imp := range ParseImports(ref) {
+		for _, m := range importedModules(imp) {
+			switch {
+			case imp.Level > 0 || local[m] || m == module:
+				return "the reference imports a module of the exercise: " + m
+			case slices.Contains(randomModules, m):
+				return "uses randomness: imports " + m
+			}
+		}
+	}
+	return ""
 }
 
 // importedModules are the top-level modules an import statement names.

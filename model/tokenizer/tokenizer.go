@@ -118,20 +118,12 @@ func Parse(data []byte) (*Tokenizer, error) {
 	return t, nil
 }
 
+// build makes the tokenizer f describes: its normalizer and
+// pre-tokenizer, the BPE model, and the added tokens.
 func build(f *fileJSON) (*Tokenizer, error) {
 	m := &f.Model
-	if m.Type != "" && m.Type != "BPE" {
-		return nil, fmt.Errorf("model type %q: %w", m.Type, errUnsupported)
-	}
-	if len(m.Vocab) == 0 {
-		return nil, fmt.Errorf("model: empty vocab")
-	}
-	if m.Dropout != nil && *m.Dropout != 0 {
-		return nil, fmt.Errorf("model dropout %v: %w", *m.Dropout, errUnsupported)
-	}
-	if (m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "") ||
-		(m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "") {
-		return nil, fmt.Errorf("model subword prefix/suffix: %w", errUnsupported)
+	if err := checkModel(m); err != nil {
+		return nil, err
 	}
 	t := &Tokenizer{addedByStr: map[string]int32{}, normalized: map[*AddedToken]string{}}
 	var err error
@@ -141,77 +133,13 @@ func build(f *fileJSON) (*Tokenizer, error) {
 	if t.split, t.qwen2, err = parsePreTokenizer(f.PreTokenizer); err != nil {
 		return nil, err
 	}
-
-	byteToRune, runeToByte := byteLevelAlphabet()
-	maxID := int32(-1)
-	for tok, id := range m.Vocab {
-		if id < 0 {
-			return nil, fmt.Errorf("vocab %q: negative id %d", tok, id)
-		}
-		maxID = max(maxID, id)
-	}
-	for _, a := range f.AddedTokens {
-		if a.ID < 0 {
-			return nil, fmt.Errorf("added token %q: negative id %d", a.Content, a.ID)
-		}
-		maxID = max(maxID, a.ID)
-	}
-	// Ids may leave holes, but a sparse table would let a small file
-	// allocate without bound.
-	if entries := len(m.Vocab) + len(f.AddedTokens); int(maxID) >= 2*entries+1024 {
-		return nil, fmt.Errorf("vocab: largest id %d for %d entries: too sparse", maxID, entries)
-	}
-	t.vocabSize = int(maxID) + 1
-	t.decode = make([]string, t.vocabSize)
-
-	b := &t.model
-	b.vocab = make(map[string]int32, len(m.Vocab))
-	for tok, id := range m.Vocab {
-		raw, ok := fromByteLevel(tok, runeToByte)
-		if !ok {
-			raw = tok // not reachable by encoding; decode it as written
-		} else {
-			b.vocab[raw] = id
-		}
-		t.decode[id] = raw
-	}
-	b.ignoreMerges = m.IgnoreMerges
-	b.unkID = -1
-	if m.UnkToken != nil {
-		id, ok := m.Vocab[*m.UnkToken]
-		if !ok {
-			return nil, fmt.Errorf("unk_token %q not in vocab", *m.UnkToken)
-		}
-		b.unkID = id
-	}
-	b.fuseUnk = m.FuseUnk
-	for c := 0; c < 256; c++ {
-		id, ok := m.Vocab[string(byteToRune[c])]
-		switch {
-		case ok:
-			b.byteID[c] = id
-		case m.ByteFallback:
-			return nil, fmt.Errorf("byte_fallback with byte %#02x missing from vocab: %w", c, errUnsupported)
-		default:
-			b.byteID[c] = b.unkID
-		}
-	}
-
-	pairs, err := parseMerges(m.Merges)
-	if err != nil {
+	if t.vocabSize, err = vocabSize(m, f.AddedTokens); err != nil {
 		return nil, err
 	}
-	b.merges = newMergeTable(len(pairs))
-	for rank, p := range pairs {
-		l, okL := m.Vocab[p[0]]
-		r, okR := m.Vocab[p[1]]
-		n, okN := m.Vocab[p[0]+p[1]]
-		if !okL || !okR || !okN {
-			return nil, fmt.Errorf("merges[%d] (%q, %q): token out of vocabulary", rank, p[0], p[1])
-		}
-		b.merges.put(uint64(uint32(l))<<32|uint64(uint32(r)), uint64(rank)<<32|uint64(uint32(n)))
+	t.decode = make([]string, t.vocabSize)
+	if err := t.buildBPE(m); err != nil {
+		return nil, err
 	}
-
 	t.added = append([]AddedToken(nil), f.AddedTokens...)
 	var raw, normed []*AddedToken
 	for i := range t.added {
@@ -229,6 +157,101 @@ func build(f *fileJSON) (*Tokenizer, error) {
 	t.normAdded = newAddedMatcher(normed, t.normContent)
 	t.cache = newPieceCache(cacheCapacity)
 	return t, nil
+}
+
+// checkModel refuses a model this package does not implement: another
+// type than BPE, dropout, a subword prefix or suffix, an empty vocab.
+func checkModel(m *modelJSON) error {
+	if m.Type != "" && m.Type != "BPE" {
+		return fmt.Errorf("model type %q: %w", m.Type, errUnsupported)
+	}
+	if len(m.Vocab) == 0 {
+		return fmt.Errorf("model: empty vocab")
+	}
+	if m.Dropout != nil && *m.Dropout != 0 {
+		return fmt.Errorf("model dropout %v: %w", *m.Dropout, errUnsupported)
+	}
+	if (m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "") ||
+		(m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "") {
+		return fmt.Errorf("model subword prefix/suffix: %w", errUnsupported)
+	}
+	return nil
+}
+
+// vocabSize is one past the largest id of the vocab and the added tokens.
+// Ids may leave holes, but a sparse table would let a small file allocate
+// without bound, so a table more than twice the entries is refused.
+func vocabSize(m *modelJSON, added []AddedToken) (int, error) {
+	maxID := int32(-1)
+	for tok, id := range m.Vocab {
+		if id < 0 {
+			return 0, fmt.Errorf("vocab %q: negative id %d", tok, id)
+		}
+		maxID = max(maxID, id)
+	}
+	for _, a := range added {
+		if a.ID < 0 {
+			return 0, fmt.Errorf("added token %q: negative id %d", a.Content, a.ID)
+		}
+		maxID = max(maxID, a.ID)
+	}
+	if entries := len(m.Vocab) + len(added); int(maxID) >= 2*entries+1024 {
+		return 0, fmt.Errorf("vocab: largest id %d for %d entries: too sparse", maxID, entries)
+	}
+	return int(maxID) + 1, nil
+}
+
+// buildBPE fills t's BPE model from m: the vocab in raw bytes (and t's
+// decode table), the unknown token, each byte's id and the merge table.
+func (t *Tokenizer) buildBPE(m *modelJSON) error {
+	byteToRune, runeToByte := byteLevelAlphabet()
+	b := &t.model
+	b.vocab = make(map[string]int32, len(m.Vocab))
+	for tok, id := range m.Vocab {
+		raw, ok := fromByteLevel(tok, runeToByte)
+		if !ok {
+			raw = tok // not reachable by encoding; decode it as written
+		} else {
+			b.vocab[raw] = id
+		}
+		t.decode[id] = raw
+	}
+	b.ignoreMerges = m.IgnoreMerges
+	b.unkID = -1
+	if m.UnkToken != nil {
+		id, ok := m.Vocab[*m.UnkToken]
+		if !ok {
+			return fmt.Errorf("unk_token %q not in vocab", *m.UnkToken)
+		}
+		b.unkID = id
+	}
+	b.fuseUnk = m.FuseUnk
+	for c := 0; c < 256; c++ {
+		id, ok := m.Vocab[string(byteToRune[c])]
+		switch {
+		case ok:
+			b.byteID[c] = id
+		case m.ByteFallback:
+			return fmt.Errorf("byte_fallback with byte %#02x missing from vocab: %w", c, errUnsupported)
+		default:
+			b.byteID[c] = b.unkID
+		}
+	}
+	pairs, err := parseMerges(m.Merges)
+	if err != nil {
+		return err
+	}
+	b.merges = newMergeTable(len(pairs))
+	for rank, p := range pairs {
+		l, okL := m.Vocab[p[0]]
+		r, okR := m.Vocab[p[1]]
+		n, okN := m.Vocab[p[0]+p[1]]
+		if !okL || !okR || !okN {
+			return fmt.Errorf("merges[%d] (%q, %q): token out of vocabulary", rank, p[0], p[1])
+		}
+		b.merges.put(uint64(uint32(l))<<32|uint64(uint32(r)), uint64(rank)<<32|uint64(uint32(n)))
+	}
+	return nil
 }
 
 func (t *Tokenizer) rawContent(a *AddedToken) string  { return a.Content }

@@ -106,6 +106,20 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 	if err != nil {
 		t.Fatalf("make policy: %v", err)
 	}
+	trees := conformanceTrees()
+	t.Run("empty frontier", func(t *testing.T) { checkEmptyFrontier(t, p, trees[0]) })
+	t.Run("bad asks", func(t *testing.T) { checkBadAsks(t, p, trees[0]) })
+	t.Run("bad tells", func(t *testing.T) { checkBadTells(t, p, trees[0]) })
+	t.Run("dedupes frontier", func(t *testing.T) { checkDedupes(t, p, trees[0]) })
+	for _, tr := range trees {
+		t.Run(tr.ID, func(t *testing.T) { checkReplays(t, p, tr) })
+	}
+}
+
+// conformanceTrees are the trees Conformance replays: hand-made shapes (a
+// deep fix, a shallow one, graded pass rates, a wide tree, no fix) and
+// random trees with random pass rates and one random fix.
+func conformanceTrees() []*corpus.Tree {
 	trees := []*corpus.Tree{
 		Exhaustive("deep", 3, 4, FixAt(0.3, 2, 1, 0, 2)),
 		Exhaustive("shallow", 3, 4, FixAt(0.5, 1)),
@@ -118,7 +132,6 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 		Exhaustive("wide", 5, 3, FixAt(0.2, 4, 4, 4)),
 		Exhaustive("nofix", 3, 3, func([]int) float64 { return 0.4 }),
 	}
-	// Random trees: random pass rates and one random fix.
 	r := rand.New(rand.NewPCG(42, 42))
 	for i := range 4 {
 		k, d := 2+r.IntN(3), 2+r.IntN(3)
@@ -138,105 +151,114 @@ func Conformance(t *testing.T, mk func() (policy.Policy, error)) {
 			return float64(h%97) / 100
 		}))
 	}
-	t.Run("empty frontier", func(t *testing.T) {
-		ep := p.Start(trees[0], 1)
-		got, err := ep.Ask(context.Background(), nil, 1)
-		if err != nil || len(got) != 0 {
-			t.Errorf("Ask(nil, 1) = %v, %v; want no edges, nil", got, err)
+	return trees
+}
+
+// checkEmptyFrontier: an empty frontier gives no edge and no error.
+func checkEmptyFrontier(t *testing.T, p policy.Policy, tr *corpus.Tree) {
+	ep := p.Start(tr, 1)
+	got, err := ep.Ask(context.Background(), nil, 1)
+	if err != nil || len(got) != 0 {
+		t.Errorf("Ask(nil, 1) = %v, %v; want no edges, nil", got, err)
+	}
+	got, err = ep.Ask(context.Background(), []corpus.EdgeID{}, 3)
+	if err != nil || len(got) != 0 {
+		t.Errorf("Ask([], 3) = %v, %v; want no edges, nil", got, err)
+	}
+}
+
+// checkBadAsks: n < 1 and edges outside the tree are errors.
+func checkBadAsks(t *testing.T, p policy.Policy, tr *corpus.Tree) {
+	ep := p.Start(tr, 1)
+	for _, c := range []struct {
+		name string
+		fr   []corpus.EdgeID
+		n    int
+	}{
+		{"n=0", tr.Root().Edges, 0},
+		{"n<0", tr.Root().Edges, -2},
+		{"negative edge", []corpus.EdgeID{-1}, 1},
+		{"edge past the tree", []corpus.EdgeID{corpus.EdgeID(len(tr.Edges))}, 1},
+	} {
+		if got, err := ep.Ask(context.Background(), c.fr, c.n); err == nil {
+			t.Errorf("%s: Ask(%v, %d) = %v, nil; want an error", c.name, c.fr, c.n, got)
 		}
-		got, err = ep.Ask(context.Background(), []corpus.EdgeID{}, 3)
-		if err != nil || len(got) != 0 {
-			t.Errorf("Ask([], 3) = %v, %v; want no edges, nil", got, err)
+	}
+}
+
+// checkBadTells: a nil child, an edge outside the tree, another edge's
+// child and a NaN pass rate are errors, and change nothing.
+func checkBadTells(t *testing.T, p policy.Policy, tr *corpus.Tree) {
+	ep := p.Start(tr, 1)
+	e := tr.Root().Edges[0]
+	other := tr.Node(tr.Edges[tr.Root().Edges[1]].Child)
+	nan := *tr.Node(tr.Edges[e].Child)
+	nan.Exec.PassRate = math.NaN()
+	for _, c := range []struct {
+		name  string
+		e     corpus.EdgeID
+		child *corpus.Node
+	}{
+		{"nil child", e, nil},
+		{"edge out of range", corpus.EdgeID(len(tr.Edges)), other},
+		{"child of another edge", e, other},
+		{"pass rate NaN", e, &nan},
+	} {
+		if err := ep.Tell(c.e, c.child); err == nil {
+			t.Errorf("%s: Tell = nil, want an error", c.name)
 		}
-	})
-	t.Run("bad asks", func(t *testing.T) {
-		tr := trees[0]
-		ep := p.Start(tr, 1)
-		for _, c := range []struct {
-			name string
-			fr   []corpus.EdgeID
-			n    int
-		}{
-			{"n=0", tr.Root().Edges, 0},
-			{"n<0", tr.Root().Edges, -2},
-			{"negative edge", []corpus.EdgeID{-1}, 1},
-			{"edge past the tree", []corpus.EdgeID{corpus.EdgeID(len(tr.Edges))}, 1},
-		} {
-			if got, err := ep.Ask(context.Background(), c.fr, c.n); err == nil {
-				t.Errorf("%s: Ask(%v, %d) = %v, nil; want an error", c.name, c.fr, c.n, got)
+	}
+	// The rejected tells changed nothing: e is still askable.
+	if _, err := ep.Ask(context.Background(), []corpus.EdgeID{e}, 1); err != nil {
+		t.Errorf("Ask after rejected tells: %v", err)
+	}
+}
+
+// checkDedupes: an edge given twice in the frontier is asked for once.
+func checkDedupes(t *testing.T, p policy.Policy, tr *corpus.Tree) {
+	ep := p.Start(tr, 3)
+	e := tr.Root().Edges
+	got, err := ep.Ask(context.Background(), []corpus.EdgeID{e[0], e[0], e[1], e[1]}, 5)
+	if err != nil || len(got) != 2 || got[0] == got[1] {
+		t.Errorf("Ask with duplicates = %v, %v; want the 2 distinct edges", got, err)
+	}
+}
+
+// checkReplays replays tr with several seeds and batches: the same seed
+// repeats its choices, repeated and shuffled tells change nothing, and the
+// fix is found within the tree (every edge expanded when there is none).
+func checkReplays(t *testing.T, p policy.Policy, tr *corpus.Tree) {
+	for _, seed := range []uint64{1, 2, 99} {
+		for _, batch := range []int{1, 3} {
+			a, err := Replay(tr, p, seed, batch, false, false)
+			if err != nil {
+				t.Fatalf("seed %d batch %d: %v", seed, batch, err)
 			}
-		}
-	})
-	t.Run("bad tells", func(t *testing.T) {
-		tr := trees[0]
-		ep := p.Start(tr, 1)
-		e := tr.Root().Edges[0]
-		other := tr.Node(tr.Edges[tr.Root().Edges[1]].Child)
-		nan := *tr.Node(tr.Edges[e].Child)
-		nan.Exec.PassRate = math.NaN()
-		for _, c := range []struct {
-			name  string
-			e     corpus.EdgeID
-			child *corpus.Node
-		}{
-			{"nil child", e, nil},
-			{"edge out of range", corpus.EdgeID(len(tr.Edges)), other},
-			{"child of another edge", e, other},
-			{"pass rate NaN", e, &nan},
-		} {
-			if err := ep.Tell(c.e, c.child); err == nil {
-				t.Errorf("%s: Tell = nil, want an error", c.name)
+			b, err := Replay(tr, p, seed, batch, false, false)
+			if err != nil {
+				t.Fatalf("seed %d batch %d again: %v", seed, batch, err)
 			}
-		}
-		// The rejected tells changed nothing: e is still askable.
-		if _, err := ep.Ask(context.Background(), []corpus.EdgeID{e}, 1); err != nil {
-			t.Errorf("Ask after rejected tells: %v", err)
-		}
-	})
-	t.Run("dedupes frontier", func(t *testing.T) {
-		tr := trees[0]
-		ep := p.Start(tr, 3)
-		e := tr.Root().Edges
-		got, err := ep.Ask(context.Background(), []corpus.EdgeID{e[0], e[0], e[1], e[1]}, 5)
-		if err != nil || len(got) != 2 || got[0] == got[1] {
-			t.Errorf("Ask with duplicates = %v, %v; want the 2 distinct edges", got, err)
-		}
-	})
-	for _, tr := range trees {
-		t.Run(tr.ID, func(t *testing.T) {
-			for _, seed := range []uint64{1, 2, 99} {
-				for _, batch := range []int{1, 3} {
-					a, err := Replay(tr, p, seed, batch, false, false)
-					if err != nil {
-						t.Fatalf("seed %d batch %d: %v", seed, batch, err)
-					}
-					b, err := Replay(tr, p, seed, batch, false, false)
-					if err != nil {
-						t.Fatalf("seed %d batch %d again: %v", seed, batch, err)
-					}
-					if !slices.Equal(a, b) {
-						t.Errorf("seed %d batch %d: two runs differ:\n%v\n%v", seed, batch, a, b)
-					}
-					d, err := Replay(tr, p, seed, batch, true, false)
-					if err != nil {
-						t.Fatalf("seed %d batch %d double tell: %v", seed, batch, err)
-					}
-					if !slices.Equal(a, d) {
-						t.Errorf("seed %d batch %d: repeated tells changed the choices:\n%v\n%v", seed, batch, a, d)
-					}
-					if _, err := Replay(tr, p, seed, batch, true, true); err != nil {
-						t.Fatalf("seed %d batch %d shuffled tells: %v", seed, batch, err)
-					}
-					if tr.HasFix() {
-						if ff := firstFix(tr, a); ff < 1 || ff > len(tr.Edges) {
-							t.Errorf("seed %d batch %d: first fix at %d, want within 1..%d", seed, batch, ff, len(tr.Edges))
-						}
-					} else if len(a) != len(tr.Edges) {
-						t.Errorf("seed %d batch %d: expanded %d of %d edges of a tree with no fix", seed, batch, len(a), len(tr.Edges))
-					}
+			if !slices.Equal(a, b) {
+				t.Errorf("seed %d batch %d: two runs differ:\n%v\n%v", seed, batch, a, b)
+			}
+			d, err := Replay(tr, p, seed, batch, true, false)
+			if err != nil {
+				t.Fatalf("seed %d batch %d double tell: %v", seed, batch, err)
+			}
+			if !slices.Equal(a, d) {
+				t.Errorf("seed %d batch %d: repeated tells changed the choices:\n%v\n%v", seed, batch, a, d)
+			}
+			if _, err := Replay(tr, p, seed, batch, true, true); err != nil {
+				t.Fatalf("seed %d batch %d shuffled tells: %v", seed, batch, err)
+			}
+			if tr.HasFix() {
+				if ff := firstFix(tr, a); ff < 1 || ff > len(tr.Edges) {
+					t.Errorf("seed %d batch %d: first fix at %d, want within 1..%d", seed, batch, ff, len(tr.Edges))
 				}
+			} else if len(a) != len(tr.Edges) {
+				t.Errorf("seed %d batch %d: expanded %d of %d edges of a tree with no fix", seed, batch, len(a), len(tr.Edges))
 			}
-		})
+		}
 	}
 }
 

@@ -180,27 +180,7 @@ func main() {
 		fmt.Printf("; eval: %d trees", len(evalSet))
 	}
 	fmt.Println()
-	for _, name := range []string{"bfs", "passrate"} {
-		p, _ := policy.New(name, nil)
-		fmt.Printf("%-12s fit %.3f", name, et(fit, p))
-		if evalSet != nil {
-			fmt.Printf("  eval %.3f", et(evalSet, p))
-		}
-		fmt.Println()
-	}
-	bestC, bestUCT := 0.0, math.Inf(1)
-	for _, c := range []float64{0.3, 0.5, 0.7, 1} {
-		p, _ := policy.New("uct", policy.Params{"C": c})
-		v := et(fit, p)
-		fmt.Printf("uct C=%-4v   fit %.3f", c, v)
-		if evalSet != nil {
-			fmt.Printf("  eval %.3f", et(evalSet, p))
-		}
-		fmt.Println()
-		if v < bestUCT {
-			bestC, bestUCT = c, v
-		}
-	}
+	bestC, bestUCT := baselines(fit, evalSet)
 	n := len(f.inputs(priority.Edge{MaxDepth: 4, Remaining: 4, Program: fit[0].Root().Program, Edit: fit[0].Edges[0].Edit.Text}))
 	if f.hybrid {
 		n += 2 // log C and log temp
@@ -216,9 +196,54 @@ func main() {
 		}
 		fmt.Println()
 	}
-	rng := rand.New(rand.NewPCG(*seed, 2))
+	best, bestET = f.search(fit, best, bestET, *iters, *seed)
+	fmt.Printf("fitted       fit %.3f (%.3f × uct C=%v)", bestET, bestET/bestUCT, bestC)
+	if evalSet != nil {
+		p, _ := policy.New("uct", policy.Params{"C": bestC})
+		u := et(evalSet, p)
+		v := et(evalSet, f.policy(best))
+		fmt.Printf("  eval %.3f (%.3f × uct C=%v: %.3f)", v, v/u, bestC, u)
+	}
+	fmt.Printf("\nweights %.3f\n", best)
+}
+
+// baselines prints BFS's and pass-rate's E[T] on fit (and evalSet, when
+// given), and UCT's over C ∈ {0.3, 0.5, 0.7, 1}; it returns the C best on
+// fit and its E[T].
+func baselines(fit, evalSet []*corpus.Tree) (bestC, bestUCT float64) {
+	for _, name := range []string{"bfs", "passrate"} {
+		p, _ := policy.New(name, nil)
+		fmt.Printf("%-12s fit %.3f", name, et(fit, p))
+		if evalSet != nil {
+			fmt.Printf("  eval %.3f", et(evalSet, p))
+		}
+		fmt.Println()
+	}
+	bestC, bestUCT = 0.0, math.Inf(1)
+	for _, c := range []float64{0.3, 0.5, 0.7, 1} {
+		p, _ := policy.New("uct", policy.Params{"C": c})
+		v := et(fit, p)
+		fmt.Printf("uct C=%-4v   fit %.3f", c, v)
+		if evalSet != nil {
+			fmt.Printf("  eval %.3f", et(evalSet, p))
+		}
+		fmt.Println()
+		if v < bestUCT {
+			bestC, bestUCT = c, v
+		}
+	}
+	return bestC, bestUCT
+}
+
+// search is the (1+1) evolution of the weights from best (E[T] bestET on
+// fit): iters replays, the first 100 of random draws, then mutations of
+// the best whose step grows after a success and shrinks after a failure.
+// It returns the best weights and their E[T].
+func (f *fitter) search(fit []*corpus.Tree, best []float64, bestET float64, iters int, seed uint64) ([]float64, float64) {
+	n := len(best)
+	rng := rand.New(rand.NewPCG(seed, 2))
 	sigma := 2.0
-	for it := 0; it < *iters; it++ {
+	for it := 0; it < iters; it++ {
 		w := make([]float64, n)
 		for j := range w {
 			switch {
@@ -241,12 +266,5 @@ func main() {
 			sigma = math.Max(0.05, sigma*0.97)
 		}
 	}
-	fmt.Printf("fitted       fit %.3f (%.3f × uct C=%v)", bestET, bestET/bestUCT, bestC)
-	if evalSet != nil {
-		p, _ := policy.New("uct", policy.Params{"C": bestC})
-		u := et(evalSet, p)
-		v := et(evalSet, f.policy(best))
-		fmt.Printf("  eval %.3f (%.3f × uct C=%v: %.3f)", v, v/u, bestC, u)
-	}
-	fmt.Printf("\nweights %.3f\n", best)
+	return best, bestET
 }

@@ -177,42 +177,13 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 	if len(pols) == 0 {
 		return nil, errors.New("evaluate: no policies")
 	}
-	if len(opts.Budgets) == 0 {
-		opts.Budgets = DefaultBudgets
-	}
-	if slices.Min(opts.Budgets) < 1 {
-		return nil, fmt.Errorf("evaluate: budgets must be >= 1, got %v", opts.Budgets)
-	}
-	if opts.Seeds <= 0 {
-		opts.Seeds = 10
-	}
-	if opts.Resamples <= 0 {
-		opts.Resamples = 1000
-	}
-	if opts.Workers <= 0 {
-		opts.Workers = runtime.NumCPU()
+	if err := opts.fill(); err != nil {
+		return nil, err
 	}
 	if ps, ok := src.(Projected); ok && ps.Columns() < ColumnsFor(pols) {
 		return nil, fmt.Errorf("evaluate: the policies read %v columns, the source decodes %v", ColumnsFor(pols), ps.Columns())
 	}
-	maxB := slices.Max(opts.Budgets)
-	runs := make([]run, len(pols))
-	for i, ep := range pols {
-		p := ep.Policy
-		if b, ok := p.(budgeted); ok {
-			if _, fixed := ep.Params["budget"]; !fixed {
-				p = b.WithBudget(maxB)
-			}
-		}
-		n := 1
-		if policy.Stochastic(p.Name()) {
-			n = opts.Seeds
-		}
-		runs[i] = run{p: p, params: ep.Params, seeds: make([]uint64, n)}
-		for s := range runs[i].seeds {
-			runs[i].seeds[s] = uint64(s + 1)
-		}
-	}
+	runs := newRuns(pols, slices.Max(opts.Budgets), opts.Seeds)
 	start := time.Now()
 	trees, err := replayAll(ctx, src, runs, opts.MaxExpansions, opts.Workers)
 	if err != nil {
@@ -238,14 +209,7 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 	slog.Info("replayed", "trees", res.Trees, "nodes", res.Nodes, "seconds", math.Round(secs*10)/10,
 		"nodes_per_s", math.Round(float64(res.Nodes)/secs))
 	for i, r := range runs {
-		outs := make([]policy.Outcome, 0, len(trees)*len(r.seeds))
-		for k := range trees {
-			tr := &trees[k]
-			for s, rp := range tr.replays[i] {
-				outs = append(outs, policy.Outcome{TaskID: tr.task, TreeID: tr.tree, Seed: r.seeds[s],
-					Solved: rp.solved, T: int(rp.t), Tokens: int(rp.tokens)})
-			}
-		}
+		outs := runOutcomes(trees, i, r.seeds)
 		sm, err := policy.Summarize(outs, opts.Budgets, opts.Resamples, bootstrapSeed)
 		if err != nil {
 			return nil, fmt.Errorf("evaluate %s: %w", r.p.Name(), err)
@@ -256,20 +220,86 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 			kept = append(kept, outs)
 		}
 	}
-	for _, name := range opts.Paired {
+	res.Paired = comparePaired(runs, kept, opts.Paired, opts.Resamples)
+	return res, nil
+}
+
+// fill gives o's zero fields their defaults and checks the budgets.
+func (o *Options) fill() error {
+	if len(o.Budgets) == 0 {
+		o.Budgets = DefaultBudgets
+	}
+	if slices.Min(o.Budgets) < 1 {
+		return fmt.Errorf("evaluate: budgets must be >= 1, got %v", o.Budgets)
+	}
+	if o.Seeds <= 0 {
+		o.Seeds = 10
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = 1000
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	return nil
+}
+
+// newRuns makes one run per policy: a budget-aware policy whose params do
+// not fix "budget" gets maxB, a stochastic one seeds 1..seeds, the others
+// seed 1.
+func newRuns(pols []Policy, maxB, seeds int) []run {
+	runs := make([]run, len(pols))
+	for i, ep := range pols {
+		p := ep.Policy
+		if b, ok := p.(budgeted); ok {
+			if _, fixed := ep.Params["budget"]; !fixed {
+				p = b.WithBudget(maxB)
+			}
+		}
+		n := 1
+		if policy.Stochastic(p.Name()) {
+			n = seeds
+		}
+		runs[i] = run{p: p, params: ep.Params, seeds: make([]uint64, n)}
+		for s := range runs[i].seeds {
+			runs[i].seeds[s] = uint64(s + 1)
+		}
+	}
+	return runs
+}
+
+// runOutcomes are run i's outcomes on every tree, one per seed.
+func runOutcomes(trees []treeResult, i int, seeds []uint64) []policy.Outcome {
+	outs := make([]policy.Outcome, 0, len(trees)*len(seeds))
+	for k := range trees {
+		tr := &trees[k]
+		for s, rp := range tr.replays[i] {
+			outs = append(outs, policy.Outcome{TaskID: tr.task, TreeID: tr.tree, Seed: seeds[s],
+				Solved: rp.solved, T: int(rp.t), Tokens: int(rp.tokens)})
+		}
+	}
+	return outs
+}
+
+// comparePaired compares each policy of paired with every other run, tree
+// by tree (kept: every run's outcomes); a pair with no tree solved by both
+// is left out.
+func comparePaired(runs []run, kept [][]policy.Outcome, paired []string, resamples int) []policy.Paired {
+	var out []policy.Paired
+	for _, name := range paired {
 		a := slices.IndexFunc(runs, func(r run) bool { return r.p.Name() == name })
 		for b, r := range runs {
 			if b == a {
 				continue
 			}
-			p, err := policy.ComparePaired(name, kept[a], r.p.Name(), kept[b], opts.Resamples, bootstrapSeed)
+			p, err := policy.ComparePaired(name, kept[a], r.p.Name(), kept[b], resamples, bootstrapSeed)
 			if err != nil {
 				continue // no tree solved by both: nothing to compare
 			}
-			res.Paired = append(res.Paired, p)
+			out = append(out, p)
 		}
 	}
-	return res, nil
+	return out
 }
 
 // replayAll reads src and replays each tree with every run on up to

@@ -114,58 +114,11 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env train.En
 	res := &CVResult{Outcomes: map[string][]policy.Outcome{}, Summary: map[string]policy.Summary{}, Tasks: len(folds)}
 	res.Order = append(append([]string{"learned"}, sortedKeys(o.Learned)...), o.Baselines...)
 	for i := 0; i < o.Folds; i++ {
-		trainOf, valOf, in := FoldSplit(folds, i)
-		fenv := env
-		fenv.Out = filepath.Join(env.Out, "fold-"+strconv.Itoa(i))
-		fenv.Train = FilterSource{all, trainOf}
-		fenv.Val = FilterSource{all, valOf}
-		log.Info("cross-validation: training", "fold", i, "of", o.Folds, "out", fenv.Out)
-		run, err := train.Train(ctx, o.Train, fenv)
-		if err != nil {
-			return nil, fmt.Errorf("cross-validation fold %d: %w", i, err)
-		}
-		held, err := collect(ctx, FilterSource{all, in})
-		if err != nil {
-			return nil, fmt.Errorf("cross-validation fold %d: %w", i, err)
-		}
-		f := CVFold{Fold: i, Trees: len(held), Checkpoint: fenv.Out, Val: run.Best}
-		tasks := map[string]bool{}
-		for _, t := range held {
-			tasks[t.TaskID] = true
-		}
-		f.Tasks = len(tasks)
-		b, err := model.LoadCheckpoint(fenv.Out)
-		if err != nil {
-			return nil, fmt.Errorf("cross-validation fold %d: %w", i, err)
-		}
-		sc, err := b.Scorer(env.Backend, 64)
+		f, err := cvFold(ctx, i, all, folds, o, env, res.Outcomes)
 		if err != nil {
 			return nil, err
 		}
-		variants := map[string][]policy.LearnedOption{"learned": nil}
-		for k, v := range o.Learned {
-			variants[k] = v
-		}
-		for name, opts := range variants {
-			outs, err := replayLearned(ctx, sc, held, append(slices.Clone(opts), policy.LearnedName(name))...)
-			if err != nil {
-				sc.Close()
-				return nil, fmt.Errorf("cross-validation fold %d: %w", i, err)
-			}
-			res.Outcomes[name] = append(res.Outcomes[name], outs...)
-			if name == "learned" {
-				f.LearnedET = meanT(outs)
-			}
-		}
-		sc.Close()
-		for _, name := range o.Baselines {
-			outs, err := replayBaseline(ctx, held, name, o.Params[name], o.Budgets, o.Seeds, 0)
-			if err != nil {
-				return nil, fmt.Errorf("cross-validation fold %d %w", i, err)
-			}
-			res.Outcomes[name] = append(res.Outcomes[name], outs...)
-		}
-		res.Trees += len(held)
+		res.Trees += f.Trees
 		res.Folds = append(res.Folds, f)
 		log.Info("cross-validation: fold done", "fold", i, "heldout_tasks", f.Tasks, "learned_et", fmt.Sprintf("%.2f", f.LearnedET))
 	}
@@ -177,6 +130,69 @@ func CrossValidate(ctx context.Context, dirs []string, o CVOptions, env train.En
 		res.Summary[name] = sm
 	}
 	return res, nil
+}
+
+// cvFold trains fold i's model (on the other folds' trees outside the val
+// split, its checkpoint chosen on their val-split trees) and replays it,
+// its variants (o.Learned) and every baseline on fold i's trees, adding
+// the outcomes to outcomes per policy.
+func cvFold(ctx context.Context, i int, all train.ShardSource, folds map[string]int, o CVOptions, env train.Env,
+	outcomes map[string][]policy.Outcome) (CVFold, error) {
+	log := env.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	trainOf, valOf, in := FoldSplit(folds, i)
+	fenv := env
+	fenv.Out = filepath.Join(env.Out, "fold-"+strconv.Itoa(i))
+	fenv.Train = FilterSource{all, trainOf}
+	fenv.Val = FilterSource{all, valOf}
+	log.Info("cross-validation: training", "fold", i, "of", o.Folds, "out", fenv.Out)
+	run, err := train.Train(ctx, o.Train, fenv)
+	if err != nil {
+		return CVFold{}, fmt.Errorf("cross-validation fold %d: %w", i, err)
+	}
+	held, err := collect(ctx, FilterSource{all, in})
+	if err != nil {
+		return CVFold{}, fmt.Errorf("cross-validation fold %d: %w", i, err)
+	}
+	f := CVFold{Fold: i, Trees: len(held), Checkpoint: fenv.Out, Val: run.Best}
+	tasks := map[string]bool{}
+	for _, t := range held {
+		tasks[t.TaskID] = true
+	}
+	f.Tasks = len(tasks)
+	b, err := model.LoadCheckpoint(fenv.Out)
+	if err != nil {
+		return CVFold{}, fmt.Errorf("cross-validation fold %d: %w", i, err)
+	}
+	sc, err := b.Scorer(env.Backend, 64)
+	if err != nil {
+		return CVFold{}, err
+	}
+	defer sc.Close()
+	variants := map[string][]policy.LearnedOption{"learned": nil}
+	for k, v := range o.Learned {
+		variants[k] = v
+	}
+	for name, opts := range variants {
+		outs, err := replayLearned(ctx, sc, held, append(slices.Clone(opts), policy.LearnedName(name))...)
+		if err != nil {
+			return CVFold{}, fmt.Errorf("cross-validation fold %d: %w", i, err)
+		}
+		outcomes[name] = append(outcomes[name], outs...)
+		if name == "learned" {
+			f.LearnedET = meanT(outs)
+		}
+	}
+	for _, name := range o.Baselines {
+		outs, err := replayBaseline(ctx, held, name, o.Params[name], o.Budgets, o.Seeds, 0)
+		if err != nil {
+			return CVFold{}, fmt.Errorf("cross-validation fold %d %w", i, err)
+		}
+		outcomes[name] = append(outcomes[name], outs...)
+	}
+	return f, nil
 }
 
 func sortedKeys(m map[string][]policy.LearnedOption) []string {

@@ -203,65 +203,11 @@ func (g *gen) line(lt []int, vars []string) {
 		return // docstring
 	}
 	for k, ti := range lt {
-		t := p.toks[ti]
-		s := p.text(ti)
-		prevEnd := k > 0 && p.operandEnd(lt[k-1])
-		switch t.Kind {
+		switch p.toks[ti].Kind {
 		case pylex.Op:
-			if alts, ok := cmpAlts[s]; ok {
-				g.newSite()
-				for j, a := range alts {
-					g.addPref(CmpOp, t.Start, t.End, a, 2-float64(j)) // boundary flip first
-				}
-			}
-			if alts, ok := arithAlts[s]; ok && (prevEnd || isAssignOp(s)) {
-				g.replaceTok(ArithOp, ti, alts...)
-			}
-			if prevEnd && prec(s) > 0 {
-				g.swapOperands(lt, k)
-			}
-			if s == "(" && k > 0 && prevEnd {
-				g.call(lt, k)
-			}
-			if s == "[" && k > 0 && prevEnd {
-				g.subscript(lt, k)
-			}
+			g.opToken(lt, k)
 		case pylex.Name:
-			switch s {
-			case "and":
-				g.replaceTok(BoolOp, ti, "or")
-			case "or":
-				g.replaceTok(BoolOp, ti, "and")
-			case "True":
-				g.replaceTok(BoolOp, ti, "False")
-			case "False":
-				g.replaceTok(BoolOp, ti, "True")
-			case "not":
-				if k+1 < len(lt) && p.text(lt[k+1]) == "in" {
-					g.newSite()
-					g.add(CmpOp, t.Start, p.toks[lt[k+1]].End, "in")
-				} else if k > 0 && p.text(lt[k-1]) == "is" {
-					// handled with "is"
-				} else if k+1 < len(lt) && !(k == 1 && isCondKeyword(first)) {
-					g.newSite()
-					g.add(BoolOp, t.Start, p.toks[lt[k+1]].Start, "")
-				}
-			case "in":
-				if k > 0 && p.text(lt[k-1]) != "not" && !inForTarget(p, lt, k) {
-					g.replaceTok(CmpOp, ti, "not in")
-				}
-			case "is":
-				if k+1 < len(lt) && p.text(lt[k+1]) == "not" {
-					g.newSite()
-					g.add(CmpOp, t.Start, p.toks[lt[k+1]].End, "is")
-				} else {
-					g.replaceTok(CmpOp, ti, "is not")
-				}
-			default:
-				if !pylex.IsKeyword(s) {
-					g.wrongVar(lt, k, vars)
-				}
-			}
+			g.nameToken(lt, k, first, vars)
 		case pylex.Number:
 			g.constant(ti)
 		}
@@ -278,6 +224,76 @@ func (g *gen) line(lt []int, vars []string) {
 		if p.toks[lt[0]].Kind != pylex.String {
 			g.newSite()
 			g.add(DeleteStmt, p.toks[lt[0]].Start, p.toks[lt[len(lt)-1]].End, "pass")
+		}
+	}
+}
+
+// opToken generates the mutations of the operator lt[k]: comparison and
+// arithmetic flips, swapped operands, and the mutations of a call or a
+// subscript it opens.
+func (g *gen) opToken(lt []int, k int) {
+	p, ti := g.p, lt[k]
+	t, s := p.toks[ti], p.text(ti)
+	prevEnd := k > 0 && p.operandEnd(lt[k-1])
+	if alts, ok := cmpAlts[s]; ok {
+		g.newSite()
+		for j, a := range alts {
+			g.addPref(CmpOp, t.Start, t.End, a, 2-float64(j)) // boundary flip first
+		}
+	}
+	if alts, ok := arithAlts[s]; ok && (prevEnd || isAssignOp(s)) {
+		g.replaceTok(ArithOp, ti, alts...)
+	}
+	if prevEnd && prec(s) > 0 {
+		g.swapOperands(lt, k)
+	}
+	if s == "(" && k > 0 && prevEnd {
+		g.call(lt, k)
+	}
+	if s == "[" && k > 0 && prevEnd {
+		g.subscript(lt, k)
+	}
+}
+
+// nameToken generates the mutations of the name lt[k] of a line that
+// starts with first: boolean and membership flips, a dropped not, and a
+// wrong variable (vars: the names bound in the enclosing function).
+func (g *gen) nameToken(lt []int, k int, first string, vars []string) {
+	p, ti := g.p, lt[k]
+	t, s := p.toks[ti], p.text(ti)
+	switch s {
+	case "and":
+		g.replaceTok(BoolOp, ti, "or")
+	case "or":
+		g.replaceTok(BoolOp, ti, "and")
+	case "True":
+		g.replaceTok(BoolOp, ti, "False")
+	case "False":
+		g.replaceTok(BoolOp, ti, "True")
+	case "not":
+		if k+1 < len(lt) && p.text(lt[k+1]) == "in" {
+			g.newSite()
+			g.add(CmpOp, t.Start, p.toks[lt[k+1]].End, "in")
+		} else if k > 0 && p.text(lt[k-1]) == "is" {
+			// handled with "is"
+		} else if k+1 < len(lt) && !(k == 1 && isCondKeyword(first)) {
+			g.newSite()
+			g.add(BoolOp, t.Start, p.toks[lt[k+1]].Start, "")
+		}
+	case "in":
+		if k > 0 && p.text(lt[k-1]) != "not" && !inForTarget(p, lt, k) {
+			g.replaceTok(CmpOp, ti, "not in")
+		}
+	case "is":
+		if k+1 < len(lt) && p.text(lt[k+1]) == "not" {
+			g.newSite()
+			g.add(CmpOp, t.Start, p.toks[lt[k+1]].End, "is")
+		} else {
+			g.replaceTok(CmpOp, ti, "is not")
+		}
+	default:
+		if !pylex.IsKeyword(s) {
+			g.wrongVar(lt, k, vars)
 		}
 	}
 }
