@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -67,6 +68,9 @@ func TestBuildReport(t *testing.T) {
 	if beta.Overlap[0].Windows < 1 || h.TaskSets[0].WindowsMatched < 1 {
 		t.Errorf("no matched window recorded: %+v %+v", beta.Overlap, h.TaskSets[0])
 	}
+	if want := []int{1, 1, 2, 3}; !slices.Equal(h.MinCount, want) {
+		t.Errorf("min counts %v, want the schedule's first %v", h.MinCount, want)
+	}
 	if h.TrainTokens <= 0 || alpha.FilesSHA256 == "" || alpha.FilesSHA256 == beta.FilesSHA256 {
 		t.Errorf("tokens %d, file list sums %q %q", h.TrainTokens, alpha.FilesSHA256, beta.FilesSHA256)
 	}
@@ -107,7 +111,7 @@ func TestBuildOptionsAndBudget(t *testing.T) {
 		{"no source", func(o *BuildOptions) { o.Sources = nil }},
 		{"label twice", func(o *BuildOptions) { o.Sources[1].Label = o.Sources[0].Label }},
 		{"no folder", func(o *BuildOptions) { o.Sources[0].Dir = filepath.Join("testdata", "none") }},
-		{"order 6", func(o *BuildOptions) { o.Order = 6 }},
+		{"order 11", func(o *BuildOptions) { o.Order = 11 }},
 		{"cutoffs of another order", func(o *BuildOptions) { o.MinCount = []int{1, 2} }},
 	} {
 		o := testOptions()
@@ -124,7 +128,9 @@ func TestBuildOptionsAndBudget(t *testing.T) {
 	o = testOptions()
 	o.MinCount = []int{1, 2, 2, 2}
 	small, h := buildTest(t, o)
-	full, _ := buildTest(t, testOptions())
+	o = testOptions()
+	o.MinCount = []int{1, 1, 1, 1}
+	full, _ := buildTest(t, o)
 	if len(small) >= len(full) || h.MinCount[3] != 2 {
 		t.Errorf("cutoff 2: %d bytes, cutoff 1: %d bytes; min counts %v", len(small), len(full), h.MinCount)
 	}
