@@ -98,6 +98,9 @@ var badInputs = []badInputCase{
 	{"tasks convert --from mbpp --in {tasks} --out {out} --workers -1", exitUsage, "--workers -1"},
 
 	// corpus build.
+	{"prior build --out {out}", exitUsage, "--sources and --out are required"},
+	{"prior build --sources {missing} --out {out}", exitUsage, "no such file"},
+	{"prior build --sources {file} --out {out}", exitUsage, "code prior sources"},
 	{"corpus build --tasks {missing} --out {out}", exitUsage, "no such file"},
 	{"corpus build --out {out}", exitUsage, "--tasks is required"},
 	{"corpus build --tasks {bad-lines} --out {out}", exitUsage, "{bad-lines}:2: bad JSON"},
