@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -431,6 +432,22 @@ func TestMergeSlices(t *testing.T) {
 	}
 	if man.MissingSlices != "" {
 		t.Errorf("every slice given, missing %q", man.MissingSlices)
+	}
+	// A split kept alone: its trees, in the full build's order, and the
+	// manifest says which.
+	keep := want[0].Split
+	kept, err := MergeSplits(filepath.Join(t.TempDir(), "kept"), []string{full}, 0, []string{keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantKept []NodeRow
+	for _, r := range want {
+		if r.Split == keep {
+			wantKept = append(wantKept, r)
+		}
+	}
+	if kept.Rows != int64(len(wantKept)) || len(wantKept) == len(want) || !slices.Equal(kept.Splits, []string{keep}) {
+		t.Errorf("split %s: %d rows (want %d of %d), splits %v", keep, kept.Rows, len(wantKept), len(want), kept.Splits)
 	}
 	// One slice of two: the merged manifest says which is missing.
 	part, err := Merge(filepath.Join(t.TempDir(), "part"), []string{b}, 0)

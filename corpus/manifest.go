@@ -149,6 +149,8 @@ type Manifest struct {
 	// ("3, 7 of 25"): a merged corpus without them lacks those tasks.
 	Sources       []string `json:"sources,omitempty"`
 	MissingSlices string   `json:"missing_slices,omitempty"`
+	// Splits are the only splits a merge kept (empty: every tree).
+	Splits []string `json:"splits,omitempty"`
 	// Time says where the build's time went, summed over its sessions
 	// (resumes); it is rewritten with every manifest.
 	Time *Breakdown `json:"time,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +25,13 @@ const DefaultMergeRowsPerShard = 200_000
 // this one rather than merged into it (ErrMergeSettings). Slices of an i/n
 // build that no input holds are named in the manifest's MissingSlices.
 func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
+	return MergeSplits(out, dirs, rowsPerShard, nil)
+}
+
+// MergeSplits is Merge keeping only the trees of the given splits (nil:
+// every tree), recorded in the manifest's Splits: a slice of a corpus, such
+// as its test split, to ship or read apart.
+func MergeSplits(out string, dirs []string, rowsPerShard int64, splits []string) (*Manifest, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no input folders")
 	}
@@ -34,7 +42,7 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 		return nil, fmt.Errorf("merge: %s: %w (not empty)", out, ErrOutputExists)
 	}
 	absOut, _ := filepath.Abs(out)
-	man := &Manifest{Schema: SchemaVersion, Versions: buildVersions(), Sources: dirs}
+	man := &Manifest{Schema: SchemaVersion, Versions: buildVersions(), Sources: dirs, Splits: splits}
 	for _, d := range dirs {
 		if a, _ := filepath.Abs(d); a == absOut {
 			return nil, fmt.Errorf("merge: output %s is also an input", out)
@@ -55,6 +63,9 @@ func Merge(out string, dirs []string, rowsPerShard int64) (*Manifest, error) {
 	err = ScanTrees(dirs, func(rows []NodeRow) error {
 		if int(rows[0].TreeNodes) != len(rows) {
 			return fmt.Errorf("tree %s: %d rows, want %d", rows[0].TreeID, len(rows), rows[0].TreeNodes)
+		}
+		if splits != nil && !slices.Contains(splits, rows[0].Split) {
+			return nil
 		}
 		if mw.rows > 0 && mw.rows+int64(len(rows)) > rowsPerShard {
 			if err := mw.flush(); err != nil {

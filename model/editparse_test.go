@@ -72,3 +72,21 @@ func TestFNV1aMatchesHashFNV(t *testing.T) {
 		}
 	}
 }
+
+func TestParseEditText(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want EditChange
+		ok   bool
+	}{
+		{"Line 3: change `for i in range(0,N - 1):` to `for i in range(0,N):`; test_1 expects 4", EditChange{3, "for i in range(0,N - 1):", "for i in range(0,N):"}, true},
+		{"Line 7: use `i` instead of `evenPair` in `return evenPair;`; so it reads the wrong variable.", EditChange{7, "return evenPair;", "return i;"}, true},
+		{"Remove `x += 1`", EditChange{0, "x += 1", "pass"}, true},
+		{"Think harder about the loop.", EditChange{}, false},
+	} {
+		got, ok := ParseEditText(c.text)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%q: %+v %v, want %+v %v", c.text, got, ok, c.want, c.ok)
+		}
+	}
+}

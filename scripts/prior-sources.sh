@@ -16,18 +16,28 @@ OUT=${1:-out/prior-src}
 PYTHON=${PYTHON:-/usr/bin/python3}
 STDLIB=${STDLIB:-/usr/lib/python3.11}
 
-# The named list: general-purpose pure-Python libraries with much
-# algorithmic code (graphs, symbolic maths, containers, parsers, text)
-# and a few large applications' libraries for breadth. None is a task
-# source or a benchmark.
+# The named list: general-purpose pure-Python libraries and applications
+# with much algorithmic code (graphs, symbolic maths, statistics, data
+# frames, containers, parsers, text, networking, tools), for breadth. None
+# is a task source or a benchmark. (plotly, 44 MB mostly of generated
+# validators, is left out.)
 PACKAGES=(
-  python3-astroid python3-attr python3-boltons python3-bs4 python3-cachetools python3-chardet
-  python3-click python3-dateutil python3-decorator python3-django python3-docutils python3-html5lib
-  python3-hypothesis python3-intervaltree python3-isort python3-jinja2 python3-markdown
-  python3-more-itertools python3-mpmath python3-networkx python3-nltk python3-parso python3-ply
-  python3-pycodestyle python3-pycparser python3-pyflakes python3-pyparsing python3-requests
-  python3-rope python3-setuptools python3-sortedcontainers python3-sqlparse python3-sympy
-  python3-tabulate python3-toolz python3-twisted python3-urllib3 python3-yapf
+  mercurial-common pylint python3-arpeggio python3-astor python3-astroid python3-attr
+  python3-bidict python3-boltons python3-bs4 python3-cachetools python3-celery python3-certbot
+  python3-chardet python3-cherrypy3 python3-click python3-dask python3-dateutil python3-decorator
+  python3-distributed python3-django python3-docutils python3-eventlet python3-flask python3-funcy
+  python3-future python3-html5lib python3-hypothesis python3-intervaltree python3-ipython
+  python3-isort python3-jedi python3-jinja2 python3-joblib python3-kombu python3-lark
+  python3-ldap3 python3-logilab-common python3-markdown python3-more-itertools python3-mpmath
+  python3-nbconvert python3-nbformat python3-networkx python3-nltk python3-openpyxl python3-pandas
+  python3-paramiko python3-parsimonious python3-parso python3-pebble python3-pip python3-ply
+  python3-prompt-toolkit python3-pulp python3-pyasn1 python3-pycodestyle python3-pycparser
+  python3-pyflakes python3-pyglet python3-pygments python3-pygtrie python3-pyparsing
+  python3-pyqtgraph python3-pyramid python3-pysnmp4 python3-rdflib python3-redis python3-requests
+  python3-rope python3-scrapy python3-seaborn python3-setuptools python3-skimage python3-sklearn
+  python3-sortedcontainers python3-sphinx python3-sqlalchemy python3-sqlparse python3-statsmodels
+  python3-sympy python3-tabulate python3-toolz python3-traitlets python3-twisted python3-urllib3
+  python3-werkzeug python3-xarray python3-yapf
 )
 
 mkdir -p "$OUT/debs" "$OUT/deb"

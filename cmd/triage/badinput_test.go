@@ -98,6 +98,9 @@ var badInputs = []badInputCase{
 	{"tasks convert --from mbpp --in {tasks} --out {out} --workers -1", exitUsage, "--workers -1"},
 
 	// corpus build.
+	{"prior build --out {out}", exitUsage, "--sources and --out are required"},
+	{"prior build --sources {missing} --out {out}", exitUsage, "no such file"},
+	{"prior build --sources {file} --out {out}", exitUsage, "code prior sources"},
 	{"corpus build --tasks {missing} --out {out}", exitUsage, "no such file"},
 	{"corpus build --out {out}", exitUsage, "--tasks is required"},
 	{"corpus build --tasks {bad-lines} --out {out}", exitUsage, "{bad-lines}:2: bad JSON"},
@@ -151,7 +154,7 @@ var badInputs = []badInputCase{
 	{"train --corpus {empty-dir} --out {out}", exitUsage, "is not a corpus"},
 	{"train --corpus {corpus} --out {out} --arch foo", exitUsage, "--arch foo: want small, 0.6b or a Qwen3 config.json"},
 	{"train --corpus {corpus} --out {out} --dtype foo", exitUsage, `dtype "foo"`},
-	{"train --corpus {corpus} --out {out} --arch 0.6b --no-words", exitUsage, "--no-program and --no-words are inputs of the small architecture"},
+	{"train --corpus {corpus} --out {out} --arch 0.6b --no-words", exitUsage, "--no-program, --no-words, --siblings and --prior are inputs of the small architecture"},
 	{"train --corpus {corpus} --out {out} --backend foo", exitUsage, `backend "foo"`},
 	{"cv --folds 1", exitUsage, "--folds must be ≥ 2"},
 	{"cv --budgets 100000000", exitUsage, "above the largest budget"},

@@ -42,6 +42,7 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
 func newCorpusMergeCmd() *cobra.Command {
 	var out string
 	var rows int64
+	var splits []string
 	c := &cobra.Command{
 		Use:   "merge --out DIR IN...",
 		Short: "Merge corpus folders (e.g. the slices of a --shard i/n build) into one",
@@ -54,9 +55,11 @@ manifest must hold the same build settings but for the slice (i/n) and
 shard layout; builds with other settings exit 2 (read them side by side:
 every command takes several corpus folders). Slices of an i/n build that no
 input holds are printed and recorded in the manifest (missing_slices).
---out must be new or empty.`,
+--split keeps only the trees of the given splits (recorded as splits):
+a corpus's test split to ship or read apart. --out must be new or empty.`,
 		Example: `  triage corpus merge --out out/corpus out/slice-0 out/slice-1
-  triage corpus merge --out out/merged --rows-per-shard 500000 out/a out/b --json`,
+  triage corpus merge --out out/merged --rows-per-shard 500000 out/a out/b --json
+  triage corpus merge --out corpus/bundled/test-trees --split test out/corpora/bundled`,
 		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -73,8 +76,13 @@ input holds are printed and recorded in the manifest (missing_slices).
 					return badInput("--out %s is also an input folder", out)
 				}
 			}
+			for _, sp := range splits {
+				if sp != corpus.SplitTrain && sp != corpus.SplitVal && sp != corpus.SplitTest {
+					return badInput("--split %q: want train, val or test", sp)
+				}
+			}
 			cleanup := removeOnFailure(out)
-			man, err := corpus.Merge(out, args, rows)
+			man, err := corpus.MergeSplits(out, args, rows, splits)
 			cleanup(err)
 			if err != nil {
 				return err
@@ -91,6 +99,7 @@ input holds are printed and recorded in the manifest (missing_slices).
 	}
 	c.Flags().StringVar(&out, "out", "", "output folder (new or empty)")
 	c.Flags().Int64Var(&rows, "rows-per-shard", corpus.DefaultMergeRowsPerShard, "rows per output shard (whole trees)")
+	c.Flags().StringSliceVar(&splits, "split", nil, "keep only the trees of these splits (comma-separated: train, val, test), e.g. a test split to ship")
 	return c
 }
 

@@ -44,7 +44,7 @@ every source and is the same byte for byte for the same inputs.`,
 	fl.StringVar(&f.sources, "sources", "", "JSON list of source folders with their provenance (required)")
 	fl.StringVar(&f.exclude, "exclude-tasks", "bundled,mbpp", "task sets whose references no source file may share a window with: embedded set names or JSONL files, comma-separated")
 	fl.StringVar(&f.out, "out", "", "the artifact to write (required)")
-	fl.IntVar(&f.order, "order", codeprior.DefaultOrder, "n-gram order (1..5)")
+	fl.IntVar(&f.order, "order", codeprior.DefaultOrder, "n-gram order (1..10)")
 	fl.IntVar(&f.budgetMB, "budget-mb", codeprior.DefaultBudget>>20, "the artifact's size limit in MiB; the smallest count cutoff that fits is chosen")
 	fl.StringVar(&f.minCount, "min-count", "", "count cutoffs per order, e.g. 1,2,2,3,3 (default: chosen to fit --budget-mb)")
 	fl.IntVar(&f.heldOutEvery, "held-out-every", codeprior.DefaultHeldOutEvery, "hold one file in this many out of the counts")

@@ -25,9 +25,15 @@ const (
 // A model of these symbols learns how names are used (x = x + 1 is
 // "<vk> = <v0> + 1"), which transfers between programs that name things
 // differently.
+//
+// Four and two slots: on the tuning trees (MBPP's validation split, the
+// bundled tasks' train and validation splits; docs/prior.md) 4/2 did as
+// well as 8/4 on both sources in a smaller model, 2/1 better on MBPP's
+// short programs and worse on the bundled ones, and no recency at all
+// (new or seen only) clearly worse.
 const (
-	varSlots  = 8
-	attrSlots = 4
+	varSlots  = 4
+	attrSlots = 2
 )
 
 // literalSymbols are the kinds literals are abstracted to; 0, 1 and 2 are
@@ -83,11 +89,11 @@ func Vocabulary() []string {
 }
 
 // maxVocab bounds the vocabulary so an n-gram of order maxOrder packs into
-// a uint64 (idBits bits a symbol).
+// a gram (idBits bits a symbol in 128).
 const (
 	idBits   = 12
 	maxVocab = 1<<idBits - 1
-	maxOrder = 64 / idBits
+	maxOrder = 128 / idBits
 )
 
 // vocab maps symbols to ids.

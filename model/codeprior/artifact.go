@@ -141,15 +141,29 @@ func encode(h *Header, m *lm) ([]byte, error) {
 			tmp = binary.LittleEndian.AppendUint32(tmp, math.Float32bits(v))
 		}
 		b.Write(tmp)
-		var prev uint64
+		// A key is written as its context's index in the table of the
+		// order below (as a step from the previous key's) and its last
+		// symbol (as a step from the previous one's within a context).
+		var prevCtx, prevW uint64
 		for i, k := range keys {
-			tmp = binary.AppendUvarint(tmp[:0], k-prev)
+			c, ok := m.ctxIndex(n, k)
+			if !ok || c < prevCtx {
+				return nil, fmt.Errorf("code prior: order %d entry %d: no context, or out of order", n, i)
+			}
+			w := uint64(k.last())
+			if i > 0 && c == prevCtx {
+				tmp = binary.AppendUvarint(tmp[:0], 0)
+				tmp = binary.AppendUvarint(tmp, w-prevW)
+			} else {
+				tmp = binary.AppendUvarint(tmp[:0], c-prevCtx)
+				tmp = binary.AppendUvarint(tmp, w)
+			}
+			prevCtx, prevW = c, w
 			tmp = append(tmp, codes[i])
 			if n < m.order {
 				tmp = binary.AppendVarint(tmp, int64(m.back[n-2][i]))
 			}
 			b.Write(tmp)
-			prev = k
 		}
 	}
 	sum := sha256.Sum256(b.Bytes())
@@ -276,7 +290,7 @@ func (d *decoder) order(m *lm, n, v, want int) {
 	case count != uint64(want):
 		d.fail("order %d: %d entries, the header says %d", n, count, want)
 		return
-	case count > uint64(len(d.data)-d.off)/2: // every entry takes two bytes or more
+	case count > uint64(len(d.data)-d.off)/3: // every entry takes three bytes or more
 		d.fail("order %d: %d entries in %d bytes", n, count, len(d.data)-d.off)
 		return
 	case books > 256 || books == 0 && count > 0:
@@ -287,25 +301,39 @@ func (d *decoder) order(m *lm, n, v, want int) {
 	for i := range book {
 		book[i] = d.float("codebook value", false)
 	}
-	keys, codes := make([]uint64, count), make([]uint8, count)
+	keys, codes := make([]gram, count), make([]uint8, count)
 	var back []int32
 	if n < m.order {
 		back = make([]int32, count)
 	}
-	var prev uint64
+	var c, w uint64
+	contexts := uint64(v)
+	if n > 2 {
+		contexts = uint64(len(m.keys[n-3]))
+	}
 	for i := range keys {
-		delta := d.uvarint("key")
+		dc, dw := d.uvarint("context"), d.uvarint("symbol")
 		if d.err != nil {
 			return
 		}
-		k := prev + delta
-		switch {
-		case i > 0 && delta == 0 || k < prev || k > mask(n):
-			d.fail("order %d entry %d: keys out of order or range", n, i)
-		case k&mask(1) >= uint64(v):
-			d.fail("order %d entry %d: symbol out of the vocabulary", n, i)
+		if i == 0 || dc > 0 {
+			c, w = c+dc, dw
+		} else {
+			w += dw
 		}
-		keys[i], prev = k, k
+		switch {
+		case i > 0 && dc == 0 && dw == 0 || c >= contexts || dc >= contexts:
+			d.fail("order %d entry %d: keys out of order or range", n, i)
+			return
+		case w >= uint64(v):
+			d.fail("order %d entry %d: symbol out of the vocabulary", n, i)
+			return
+		}
+		ctx := gram{lo: c}
+		if n > 2 {
+			ctx = m.keys[n-3][c]
+		}
+		keys[i] = ctx.push(uint16(w))
 		codes[i] = d.byte1("code")
 		if uint64(codes[i]) >= books {
 			d.fail("order %d entry %d: code %d of %d", n, i, codes[i], books)

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -67,6 +69,9 @@ func TestBuildReport(t *testing.T) {
 	if beta.Overlap[0].Windows < 1 || h.TaskSets[0].WindowsMatched < 1 {
 		t.Errorf("no matched window recorded: %+v %+v", beta.Overlap, h.TaskSets[0])
 	}
+	if want := []int{1, 1, 2, 3}; !slices.Equal(h.MinCount, want) {
+		t.Errorf("min counts %v, want the schedule's first %v", h.MinCount, want)
+	}
 	if h.TrainTokens <= 0 || alpha.FilesSHA256 == "" || alpha.FilesSHA256 == beta.FilesSHA256 {
 		t.Errorf("tokens %d, file list sums %q %q", h.TrainTokens, alpha.FilesSHA256, beta.FilesSHA256)
 	}
@@ -107,7 +112,7 @@ func TestBuildOptionsAndBudget(t *testing.T) {
 		{"no source", func(o *BuildOptions) { o.Sources = nil }},
 		{"label twice", func(o *BuildOptions) { o.Sources[1].Label = o.Sources[0].Label }},
 		{"no folder", func(o *BuildOptions) { o.Sources[0].Dir = filepath.Join("testdata", "none") }},
-		{"order 6", func(o *BuildOptions) { o.Order = 6 }},
+		{"order 11", func(o *BuildOptions) { o.Order = 11 }},
 		{"cutoffs of another order", func(o *BuildOptions) { o.MinCount = []int{1, 2} }},
 	} {
 		o := testOptions()
@@ -124,7 +129,9 @@ func TestBuildOptionsAndBudget(t *testing.T) {
 	o = testOptions()
 	o.MinCount = []int{1, 2, 2, 2}
 	small, h := buildTest(t, o)
-	full, _ := buildTest(t, testOptions())
+	o = testOptions()
+	o.MinCount = []int{1, 1, 1, 1}
+	full, _ := buildTest(t, o)
 	if len(small) >= len(full) || h.MinCount[3] != 2 {
 		t.Errorf("cutoff 2: %d bytes, cutoff 1: %d bytes; min counts %v", len(small), len(full), h.MinCount)
 	}
@@ -147,6 +154,39 @@ func TestLoadRefusesDamage(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrArtifact", c.name, err)
 		}
 	}
+}
+
+// TestLoadRandomDamage: random damage to an artifact, resealed so the
+// checks past the checksum are reached, is refused or loads a model that
+// scores with finite log-probabilities; never a panic. (FuzzLoad explores
+// further; this runs in every test run.)
+func TestLoadRandomDamage(t *testing.T) {
+	opts := testOptions()
+	opts.Order = 3
+	data, _ := buildTest(t, opts)
+	body := data[:len(data)-sha256.Size]
+	rng := rand.New(rand.NewPCG(5, 6))
+	loaded := 0
+	for i := range 600 {
+		d := bytes.Clone(body)
+		for range 1 + rng.IntN(3) {
+			d[rng.IntN(len(d))] = byte(rng.IntN(256))
+		}
+		if i%3 == 0 {
+			d = d[:rng.IntN(len(d))]
+		}
+		m, err := Load(seal(d))
+		if err != nil {
+			continue
+		}
+		loaded++
+		for _, tok := range m.Program("def f(a):\n    return a[0] + 1\n").Tokens {
+			if math.IsNaN(tok.LogProb) || math.IsInf(tok.LogProb, 0) {
+				t.Fatalf("damage %d: token %+v not finite", i, tok)
+			}
+		}
+	}
+	t.Logf("%d of 600 damaged artifacts loaded", loaded)
 }
 
 func flip(data []byte, i int) []byte {

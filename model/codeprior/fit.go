@@ -33,19 +33,12 @@ func (s *sequences) each(fn func(seq []uint16)) {
 // start with <s>; otherwise the number of distinct symbols seen before it
 // (Kneser–Ney's continuation count).
 type ngrams struct {
-	keys []uint64
+	keys []gram
 	adj  []uint32
 }
 
-func mask(n int) uint64 {
-	if n >= 64/idBits {
-		return math.MaxUint64 >> (64 - idBits*n)
-	}
-	return 1<<(idBits*n) - 1
-}
-
 // runs counts equal values of a sorted slice.
-func runs(sorted []uint64) ngrams {
+func runs(sorted []gram) ngrams {
 	var g ngrams
 	for i := 0; i < len(sorted); {
 		j := i + 1
@@ -61,10 +54,10 @@ func runs(sorted []uint64) ngrams {
 
 // merge merges two key-disjoint sorted ngrams.
 func merge(a, b ngrams) ngrams {
-	out := ngrams{keys: make([]uint64, 0, len(a.keys)+len(b.keys)), adj: make([]uint32, 0, len(a.keys)+len(b.keys))}
+	out := ngrams{keys: make([]gram, 0, len(a.keys)+len(b.keys)), adj: make([]uint32, 0, len(a.keys)+len(b.keys))}
 	i, j := 0, 0
 	for i < len(a.keys) || j < len(b.keys) {
-		if j >= len(b.keys) || i < len(a.keys) && a.keys[i] < b.keys[j] {
+		if j >= len(b.keys) || i < len(a.keys) && cmpGram(a.keys[i], b.keys[j]) < 0 {
 			out.keys, out.adj = append(out.keys, a.keys[i]), append(out.adj, a.adj[i])
 			i++
 		} else {
@@ -79,21 +72,21 @@ func merge(a, b ngrams) ngrams {
 // n-1); order 1 is dense over the vocabulary (keys are the ids).
 func countNGrams(seqs *sequences, order, vocabSize int, bos uint16) []ngrams {
 	out := make([]ngrams, order)
-	var buf []uint64
+	var buf []gram
 	seqs.each(func(seq []uint16) {
 		for i := order - 1; i < len(seq); i++ {
 			buf = append(buf, pack(seq[i-order+1:i+1]))
 		}
 	})
-	slices.Sort(buf)
+	slices.SortFunc(buf, cmpGram)
 	out[order-1] = runs(buf)
 	for n := order - 1; n >= 1; n-- {
 		up := out[n]
 		buf = buf[:0]
 		for _, k := range up.keys {
-			buf = append(buf, k&mask(n))
+			buf = append(buf, k.suffix(n))
 		}
-		slices.Sort(buf)
+		slices.SortFunc(buf, cmpGram)
 		cont := runs(buf) // one suffix per distinct (n+1)-gram: the run is the continuation count
 		buf = buf[:0]
 		seqs.each(func(seq []uint16) {
@@ -101,17 +94,17 @@ func countNGrams(seqs *sequences, order, vocabSize int, bos uint16) []ngrams {
 				buf = append(buf, pack(seq[:n]))
 			}
 		})
-		slices.Sort(buf)
+		slices.SortFunc(buf, cmpGram)
 		out[n-1] = merge(cont, runs(buf))
 	}
 	// Order 1 dense: every id, <s> with count 0.
-	dense := ngrams{keys: make([]uint64, vocabSize), adj: make([]uint32, vocabSize)}
+	dense := ngrams{keys: make([]gram, vocabSize), adj: make([]uint32, vocabSize)}
 	for i := range dense.keys {
-		dense.keys[i] = uint64(i)
+		dense.keys[i] = gram{lo: uint64(i)}
 	}
 	for i, k := range out[0].keys {
-		if k < uint64(vocabSize) && uint16(k) != bos {
-			dense.adj[k] = out[0].adj[i]
+		if w := k.last(); int(w) < vocabSize && w != bos {
+			dense.adj[w] = out[0].adj[i]
 		}
 	}
 	out[0] = dense
@@ -178,7 +171,7 @@ func interpolate(counts []ngrams, bos uint16) ([][]float64, [][3]float64) {
 		for lo := 0; lo < len(c.keys); {
 			hi := lo + 1
 			if n > 1 {
-				for hi < len(c.keys) && c.keys[hi]>>idBits == c.keys[lo]>>idBits {
+				for hi < len(c.keys) && c.keys[hi].ctx() == c.keys[lo].ctx() {
 					hi++
 				}
 			} else {
@@ -200,7 +193,7 @@ func interpolate(counts []ngrams, bos uint16) ([][]float64, [][3]float64) {
 				if n == 1 {
 					lower = 1 / float64(len(c.keys)-1)
 				} else {
-					j, _ := slices.BinarySearch(counts[n-2].keys, c.keys[i]&mask(n-1))
+					j, _ := slices.BinarySearchFunc(counts[n-2].keys, c.keys[i].suffix(n-1), cmpGram)
 					lower = probs[n-2][j]
 				}
 				if sum == 0 {
@@ -233,7 +226,7 @@ func prune(counts []ngrams, minCount []int) [][]bool {
 		if n < order {
 			for i, key := range counts[n].keys {
 				if keep[n-1][i] {
-					j, _ := slices.BinarySearch(c.keys, key>>idBits)
+					j, _ := slices.BinarySearchFunc(c.keys, key.ctx(), cmpGram)
 					k[j] = true
 				}
 			}
@@ -290,7 +283,7 @@ func buildLM(counts []ngrams, minCount []int, bos uint16) (*lm, [][3]float64, er
 	}
 	for n := 2; n <= order; n++ {
 		c := counts[n-1]
-		var keys []uint64
+		var keys []gram
 		var vals []float64
 		for i, k := range keep[n-2] {
 			if k {
@@ -317,7 +310,7 @@ func (m *lm) setBackoffs(n int) {
 	ctx := make([]uint16, n)
 	for lo := 0; lo < len(keys); {
 		hi := lo + 1
-		for hi < len(keys) && keys[hi]>>idBits == keys[lo]>>idBits {
+		for hi < len(keys) && keys[hi].ctx() == keys[lo].ctx() {
 			hi++
 		}
 		unpack(keys[lo], ctx)
@@ -325,7 +318,7 @@ func (m *lm) setBackoffs(n int) {
 		var kept, lower float64
 		for i := lo; i < hi; i++ {
 			kept += math.Exp(float64(book[codes[i]]))
-			lower += math.Exp(m.logProb(h[1:], uint16(keys[i]&mask(1))))
+			lower += math.Exp(m.logProb(h[1:], keys[i].last()))
 		}
 		lb := math.Log(math.Max(1-kept, 1e-9)) - math.Log(math.Max(1-lower, 1e-9))
 		if n == 2 {
@@ -339,9 +332,9 @@ func (m *lm) setBackoffs(n int) {
 }
 
 // unpack writes the len(ids) symbols of key into ids.
-func unpack(key uint64, ids []uint16) {
+func unpack(key gram, ids []uint16) {
 	for i := len(ids) - 1; i >= 0; i-- {
-		ids[i] = uint16(key & mask(1))
-		key >>= idBits
+		ids[i] = key.last()
+		key = key.ctx()
 	}
 }

@@ -21,7 +21,7 @@ type lm struct {
 	// packed first-symbol-most-significant, sorted), their log-probability
 	// codes into book, and (below the top order) their log backoff in
 	// units of 1/backScale.
-	keys  [][]uint64
+	keys  [][]gram
 	codes [][]uint8
 	book  [][]float32
 	back  [][]int32
@@ -31,24 +31,27 @@ type lm struct {
 // predicts (<s>).
 const noProb = -99
 
-// backScale is the resolution of stored log backoff weights, and maxBack
-// bounds them (|log b| ≤ 64).
+// backScale is the resolution of stored log backoff weights (written as
+// varints: two bytes where |log b| < 2), and maxBack bounds them.
 const (
-	backScale = 1 << 16
+	backScale = 1 << 12
 	maxBack   = 64 * backScale
 )
 
-func pack(ids []uint16) uint64 {
-	var k uint64
-	for _, id := range ids {
-		k = k<<idBits | uint64(id)
-	}
-	return k
+// find returns the index of key among the kept n-grams of order n ≥ 2.
+func (m *lm) find(n int, key gram) (int, bool) {
+	return slices.BinarySearchFunc(m.keys[n-2], key, cmpGram)
 }
 
-// find returns the index of key among the kept n-grams of order n ≥ 2.
-func (m *lm) find(n int, key uint64) (int, bool) {
-	return slices.BinarySearch(m.keys[n-2], key)
+// ctxIndex is the index of key's context in the table of the order below
+// (the symbol itself for order 2).
+func (m *lm) ctxIndex(n int, key gram) (uint64, bool) {
+	c := key.ctx()
+	if n == 2 {
+		return c.lo, c.hi == 0 && c.lo < uint64(len(m.uni))
+	}
+	i, ok := m.find(n-1, c)
+	return uint64(i), ok
 }
 
 // logBack is the log backoff weight of context h (a kept n-gram of any
@@ -72,7 +75,7 @@ func (m *lm) logProb(ctx []uint16, w uint16) float64 {
 	var back float64
 	for n := len(ctx) + 1; n >= 2; n-- {
 		h := ctx[len(ctx)-(n-1):]
-		if i, ok := m.find(n, pack(h)<<idBits|uint64(w)); ok {
+		if i, ok := m.find(n, pack(h).push(w)); ok {
 			return back + float64(m.book[n-2][m.codes[n-2][i]])
 		}
 		back += m.logBack(h)

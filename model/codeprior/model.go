@@ -157,6 +157,44 @@ func meanOf(total float64, n int) float64 {
 	return total / float64(n)
 }
 
+// ApplyEdit returns the child program an edit text describes, for scoring
+// an edit before it is expanded: parent with the first occurrence of before
+// in its line `line` (1-based) replaced by after, or, where that line does
+// not hold it (or line is 0), the first occurrence in the whole program.
+// The edit forms the proposers write ("Line 3: change `A` to `B`", "use
+// `x` instead of `y` in `L`", "remove `S`") give line, before and after
+// (model's parseEdit reads them). ok is false when before is empty or
+// occurs nowhere.
+func ApplyEdit(parent string, line int, before, after string) (child string, ok bool) {
+	if before == "" {
+		return parent, false
+	}
+	if line > 0 {
+		start := 0
+		for i := 1; i < line && start >= 0; i++ {
+			if j := strings.IndexByte(parent[start:], '\n'); j >= 0 {
+				start += j + 1
+			} else {
+				start = -1
+			}
+		}
+		if start >= 0 {
+			end := len(parent)
+			if j := strings.IndexByte(parent[start:], '\n'); j >= 0 {
+				end = start + j
+			}
+			if k := strings.Index(parent[start:end], before); k >= 0 {
+				at := start + k
+				return parent[:at] + after + parent[at+len(before):], true
+			}
+		}
+	}
+	if k := strings.Index(parent, before); k >= 0 {
+		return parent[:k] + after + parent[k+len(before):], true
+	}
+	return parent, false
+}
+
 // EditedLines returns the lines of parent and child that differ: what is
 // left of each once their longest common prefix and suffix of lines are
 // removed, as 1-based inclusive ranges.

@@ -25,6 +25,31 @@ func TestEditedLines(t *testing.T) {
 	}
 }
 
+func TestApplyEdit(t *testing.T) {
+	parent := "def f(n):\n    x = n - 1\n    return x - 1\n"
+	for _, c := range []struct {
+		name          string
+		line          int
+		before, after string
+		want          string
+		ok            bool
+	}{
+		{"on its line", 3, "x - 1", "x", "def f(n):\n    x = n - 1\n    return x\n", true},
+		{"the first on the line, not in the program", 3, "- 1", "+ 1", "def f(n):\n    x = n - 1\n    return x + 1\n", true},
+		{"the whole line", 2, "x = n - 1", "x = n", "def f(n):\n    x = n\n    return x - 1\n", true},
+		{"not on that line: anywhere", 1, "- 1", "", "def f(n):\n    x = n \n    return x - 1\n", true},
+		{"no line", 0, "return x", "return -x", "def f(n):\n    x = n - 1\n    return -x - 1\n", true},
+		{"a line past the end", 9, "n - 1", "n", "def f(n):\n    x = n\n    return x - 1\n", true},
+		{"nowhere", 2, "y", "z", parent, false},
+		{"empty", 2, "", "z", parent, false},
+	} {
+		got, ok := ApplyEdit(parent, c.line, c.before, c.after)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
 // TestDefaultPrefersPython checks the shipped prior against what any prior
 // of Python knows: the natural version of a line scores higher than a
 // mutation of it of as many symbols, in its program and alone.
@@ -62,5 +87,25 @@ func TestDefaultPrefersPython(t *testing.T) {
 	total, n := sc.Lines(1, 100)
 	if n != len(sc.Tokens) || math.Abs(total-sc.Total) > 1e-9 || math.Abs(sc.Mean()*float64(n)-sc.Total) > 1e-9 {
 		t.Errorf("lines 1..100 sum %v over %d symbols, the program %v over %d", total, n, sc.Total, len(sc.Tokens))
+	}
+}
+
+func BenchmarkEditFeatures(b *testing.B) {
+	m, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	parent := "def total(xs):\n    s = 0\n    for i in range(len(xs)):\n        s += xs[i]\n    return s\n"
+	child := "def total(xs):\n    s = 0\n    for i in range(len(i)):\n        s += xs[i]\n    return s\n"
+	for b.Loop() {
+		m.EditFeatures(parent, child)
+	}
+}
+
+func BenchmarkLoadDefault(b *testing.B) {
+	for b.Loop() {
+		if _, err := Load(DefaultBytes()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

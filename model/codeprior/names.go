@@ -5,6 +5,45 @@ package codeprior
 // namesPython is the interpreter the lists were read from.
 const namesPython = "3.11.2"
 
+// keywordNames are Python's keywords (keyword.kwlist).
+var keywordNames = []string{
+	"False",
+	"None",
+	"True",
+	"and",
+	"as",
+	"assert",
+	"async",
+	"await",
+	"break",
+	"class",
+	"continue",
+	"def",
+	"del",
+	"elif",
+	"else",
+	"except",
+	"finally",
+	"for",
+	"from",
+	"global",
+	"if",
+	"import",
+	"in",
+	"is",
+	"lambda",
+	"nonlocal",
+	"not",
+	"or",
+	"pass",
+	"raise",
+	"return",
+	"try",
+	"while",
+	"with",
+	"yield",
+}
+
 // bareNames are kept as themselves where a name stands alone: keywords,
 // builtins, self and cls, the names of the modules short programs use
 // most, the public names of a few of them (three characters or more:

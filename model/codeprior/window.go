@@ -61,34 +61,74 @@ func normalizedLines(src string) [][]normTok {
 	return lines
 }
 
-// trivialKeywords are the keywords that make a line trivial when it holds
-// nothing else but punctuation.
-var trivialKeywords = map[string]bool{"pass": true, "return": true, "else": true, "try": true,
-	"finally": true, "break": true, "continue": true, "None": true, "True": true, "False": true,
-	"except": true, "yield": true, "raise": true, "global": true, "nonlocal": true, "del": true}
+// keywords are Python's keywords.
+var keywords = func() map[string]bool {
+	m := make(map[string]bool, len(keywordNames))
+	for _, k := range keywordNames {
+		m[k] = true
+	}
+	return m
+}()
+
+// unaryKeywords make a line trivial when one value follows them (return x,
+// raise Error, import os).
+var unaryKeywords = map[string]bool{"return": true, "yield": true, "raise": true, "del": true,
+	"global": true, "nonlocal": true, "import": true, "assert": true}
 
 // trivialLine reports whether a normalised line says too little to mark
-// shared code: it holds no name or literal, or a single one that is a
-// literal or one of trivialKeywords (a lone pass, return, else:, a docstring,
-// a closing bracket).
+// shared code: it does nothing a task could be recognised by. That is a
+// line of punctuation; a lone keyword or value (pass, else:, a docstring);
+// a decorator (@property); a plain binding of one value to a name or an
+// attribute (self.items = items, n = 0, NAME = "text"); or a keyword with
+// one value (return x, raise ValueError, import os). A value is a literal,
+// an empty list, dict or tuple, a name or a dotted chain of names. Without the bindings, windows of
+// boilerplate that every class has (three self.a = a in a row) matched
+// thousands of unrelated files.
 func trivialLine(line []normTok) bool {
-	words := 0
-	var word normTok
+	var toks []normTok
 	for _, t := range line {
+		if t.role != 0 || t.sym != ":" && t.sym != ";" { // a header's colon says nothing
+			toks = append(toks, t)
+		}
+	}
+	value := func(i int) int { // the end of a value starting at i, or -1
+		switch {
+		case i >= len(toks):
+			return -1
+		case toks[i].role == 0 && slices.Contains(literalSymbols, toks[i].sym):
+			return i + 1
+		case i+1 < len(toks) && toks[i].role == 0 && toks[i+1].role == 0 &&
+			slices.Contains([]string{"[]", "{}", "()"}, toks[i].sym+toks[i+1].sym):
+			return i + 2 // an empty list, dict or tuple
+		case toks[i].role == 0 && (isOp(toks[i].sym) || keywords[toks[i].sym] && toks[i].sym != "None" &&
+			toks[i].sym != "True" && toks[i].sym != "False"):
+			return -1
+		}
+		j := i + 1
+		for j+1 < len(toks) && toks[j].role == 0 && toks[j].sym == "." && (toks[j+1].role != 0 || !isOp(toks[j+1].sym)) {
+			j += 2
+		}
+		return j
+	}
+	isKw := func(i int) bool { return i < len(toks) && toks[i].role == 0 && keywords[toks[i].sym] }
+	words := 0
+	for _, t := range toks {
 		if t.role != 0 || !isOp(t.sym) {
 			words++
-			word = t
 		}
 	}
 	switch {
 	case words == 0:
 		return true
-	case words > 1:
-		return false
-	case word.role != 0:
-		return false
+	case len(toks) == 1:
+		return isKw(0) || value(0) == 1
+	case toks[0].role == 0 && toks[0].sym == "@":
+		return value(1) == len(toks)
+	case isKw(0) && unaryKeywords[toks[0].sym]:
+		return value(1) == len(toks)
 	}
-	return trivialKeywords[word.sym] || slices.Contains(literalSymbols, word.sym)
+	e := value(0)
+	return e > 0 && e < len(toks) && toks[e].role == 0 && toks[e].sym == "=" && value(e+1) == len(toks)
 }
 
 // windowHashes returns the hash of every run of WindowLines consecutive

@@ -51,6 +51,12 @@ class Thing:
     best = values[0]
     return best
 `, false},
+		{"boilerplate bindings make no window", `class P:
+    def __init__(self, x, y, z):
+        self.x = x
+        self.y = y
+        self.z = z
+`, false},
 		{"another operator", `def running_min(values):
     best = values[0]
     for v in values:
@@ -88,8 +94,14 @@ func TestTrivialLines(t *testing.T) {
 		trivial bool
 	}{
 		{"pass", true}, {"return", true}, {"else:", true}, {")", true}, {"]):", true},
-		{`"""A docstring."""`, true}, {"return 0", false}, {"return x", false}, {"x", false},
-		{"print()", false}, {"import os", false}, {"break", true}, {"try:", true},
+		{`"""A docstring."""`, true}, {"break", true}, {"try:", true}, {"x", true},
+		{"return 0", true}, {"return x", true}, {"return self.best", true}, {"raise ValueError", true},
+		{"import os", true}, {"self.items = items", true}, {"n = 0", true}, {"x = y.z", true},
+		{"NAME = 'text'", true}, {"seen = []", true}, {"self.memo = {}", true}, {"@property", true}, {"@functools.total_ordering", true},
+		{"return x + 1", false}, {"raise ValueError('no')", false}, {"print()", false},
+		{"x = y[0]", false}, {"x = -1", false}, {"a, b = b, a", false}, {"from os import path", false},
+		{"@lru_cache(maxsize=None)", false}, {"class A:", false}, {"def f(self):", false},
+		{"for x in xs:", false}, {"if done:", false}, {"x += 1", false}, {"import os, sys", false},
 	} {
 		lines := normalizedLines(c.line + "\n")
 		if got := len(lines) == 0; got != c.trivial {
@@ -102,7 +114,7 @@ func TestWindowsOfShortPrograms(t *testing.T) {
 	if w := Windows("def f(x):\n    return x * 2\n"); len(w) != 0 {
 		t.Errorf("two non-trivial lines: %d windows, want 0", len(w))
 	}
-	if w := Windows("a = 1\nb = 2\nc = a + b\nd = c\n"); len(w) != 2 {
+	if w := Windows("a = f(1)\nb = g(2)\nc = a + b\nd = c * 2\n"); len(w) != 2 {
 		t.Errorf("four non-trivial lines: %d windows, want 2", len(w))
 	}
 }

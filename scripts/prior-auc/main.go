@@ -3,7 +3,7 @@
 // for the code prior (model/codeprior) and for the bag model's in-corpus
 // n-gram (model.NGram) fitted on reference programs or on fixes:
 //
-//	go run ./scripts/prior-auc [-prior FILE] [-trees corpus/mbpp/test-trees] [-own mbpp] [-other bundled] [-folds 5]
+//	go run ./scripts/prior-auc [-prior FILE] [-trees corpus/mbpp/test-trees] [-own mbpp] [-other bundled] [-folds 5] [-child program|text]
 //
 // For every expanded edge (parent program → child program) the score is
 // the log-probability of the child's edited lines minus that of the
@@ -13,7 +13,8 @@
 // censored). AUC is the Mann–Whitney probability that a positive edge
 // scores above a negative one (ties count half); "siblings" restricts the
 // pairs to edges of the same parent, what a ranking of a parent's edits
-// sees.
+// sees. With -child text every row scores the child the edit text
+// describes instead (what a scorer has before the edge is expanded).
 //
 // The n-gram rows: fitted on the references of -own's tasks including the
 // trees' own tasks (leaky: how the training split's edges are scored
@@ -41,7 +42,14 @@ import (
 // edge is one expanded edge with its labels.
 type edge struct {
 	task, parentKey string
-	parent, child   string
+	// child is the expanded child's program, or with -child text the one
+	// the edit text describes (model.ParseEditText and codeprior.ApplyEdit:
+	// what a scorer has before expanding the edge; the parent where the
+	// text does not parse or apply, so every score is 0).
+	parent, child string
+	// program is the expanded child's program (the fixes the n-gram of
+	// fixes is fitted on).
+	program         string
 	solved, reaches bool
 }
 
@@ -54,13 +62,17 @@ func main() {
 	order := flag.Int("order", 4, "order of the in-corpus n-gram")
 	bits := flag.Int("bits", 18, "hash bits of the in-corpus n-gram (the bag model's default)")
 	baselines := flag.Bool("baselines", true, "also the in-corpus n-gram rows (they need the trees' own task set, -own)")
+	childFrom := flag.String("child", "program", "the child every row scores: program (the expanded child's) or text (what the edit text describes)")
 	flag.Parse()
+	if *childFrom != "program" && *childFrom != "text" {
+		log.Fatalf("-child %q: want program or text", *childFrom)
+	}
 
 	prior, err := loadPrior(*priorPath)
 	if err != nil {
 		log.Fatal(err)
 	}
-	edges, taskIDs := loadEdges(strings.Split(*trees, ","))
+	edges, taskIDs := loadEdges(strings.Split(*trees, ","), *childFrom == "text")
 	inTrees := map[string]bool{}
 	for _, id := range taskIDs {
 		inTrees[id] = true
@@ -69,15 +81,8 @@ func main() {
 	if *baselines {
 		rows = ngramRows(edges, inTrees, *own, *other, *folds, *order, *bits)
 	}
-	lines, linesMean, prog, progMean := make([]float64, len(edges)), make([]float64, len(edges)), make([]float64, len(edges)), make([]float64, len(edges))
-	for i, e := range edges {
-		f := prior.EditFeatures(e.parent, e.child)
-		lines[i], linesMean[i], prog[i], progMean[i] = f.Lines, f.LinesMean, f.Program, f.ProgramMean
-	}
 	h := prior.Header()
-	name := fmt.Sprintf("code prior (order %d, %d training files)", h.Order, h.TrainFiles)
-	rows = append(rows, row{name + ": edited lines", lines}, row{name + ": edited lines, per symbol", linesMean},
-		row{name + ": program", prog}, row{name + ": program, per symbol", progMean})
+	rows = append(rows, priorRows(prior, edges, fmt.Sprintf("code prior (order %d, %d training files)", h.Order, h.TrainFiles))...)
 
 	solved, reaches := 0, 0
 	for _, e := range edges {
@@ -110,6 +115,17 @@ func loadPrior(path string) (*codeprior.Model, error) {
 		return nil, err
 	}
 	return codeprior.Load(data)
+}
+
+// priorRows are the prior's four features of every edge.
+func priorRows(prior *codeprior.Model, edges []edge, name string) []row {
+	lines, linesMean, prog, progMean := make([]float64, len(edges)), make([]float64, len(edges)), make([]float64, len(edges)), make([]float64, len(edges))
+	for i, e := range edges {
+		f := prior.EditFeatures(e.parent, e.child)
+		lines[i], linesMean[i], prog[i], progMean[i] = f.Lines, f.LinesMean, f.Program, f.ProgramMean
+	}
+	return []row{{name + ": edited lines", lines}, {name + ": edited lines, per symbol", linesMean},
+		{name + ": program", prog}, {name + ": program, per symbol", progMean}}
 }
 
 // row is one line of the table: a name and a score of every edge.
@@ -156,7 +172,7 @@ func ngramRows(edges []edge, inTrees map[string]bool, own, other string, folds, 
 }
 
 // loadEdges reads every expanded edge whose child holds a program.
-func loadEdges(dirs []string) ([]edge, []string) {
+func loadEdges(dirs []string, fromText bool) ([]edge, []string) {
 	trees, err := corpus.LoadTrees(dirs...)
 	if err != nil {
 		log.Fatal(err)
@@ -173,8 +189,15 @@ func loadEdges(dirs []string) ([]edge, []string) {
 			if c.ReviseFailed || c.Program == "" {
 				continue
 			}
-			edges = append(edges, edge{task: t.TaskID, parentKey: fmt.Sprintf("%s/%d", t.ID, e.Parent),
-				parent: p.Program, child: c.Program, solved: c.Solved(), reaches: !e.Label.Censored && e.Label.T > 0})
+			ed := edge{task: t.TaskID, parentKey: fmt.Sprintf("%s/%d", t.ID, e.Parent),
+				parent: p.Program, child: c.Program, program: c.Program, solved: c.Solved(), reaches: !e.Label.Censored && e.Label.T > 0}
+			if fromText {
+				ed.child = p.Program
+				if ch, ok := model.ParseEditText(e.Edit.Text); ok {
+					ed.child, _ = codeprior.ApplyEdit(p.Program, ch.Line, ch.Before, ch.After)
+				}
+			}
+			edges = append(edges, ed)
 		}
 	}
 	slices.Sort(tasks)
@@ -221,9 +244,9 @@ func fixesOutOfFold(edges []edge, folds, order, bits int) []float64 {
 		seen := map[string]bool{}
 		var fixes []string
 		for _, e := range edges {
-			if e.solved && fold(e.task) != k && !seen[e.child] {
-				seen[e.child] = true
-				fixes = append(fixes, e.child)
+			if e.solved && fold(e.task) != k && !seen[e.program] {
+				seen[e.program] = true
+				fixes = append(fixes, e.program)
 			}
 		}
 		lm := fitNGram(order, bits, fixes)

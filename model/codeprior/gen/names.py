@@ -74,6 +74,12 @@ def main():
     print("// namesPython is the interpreter the lists were read from.")
     print('const namesPython = "%s"' % platform.python_version())
     print()
+    print("// keywordNames are Python's keywords (keyword.kwlist).")
+    print("var keywordNames = []string{")
+    for n in keyword.kwlist:
+        print('\t"%s",' % n)
+    print("}")
+    print()
     print("// bareNames are kept as themselves where a name stands alone: keywords,")
     print("// builtins, self and cls, the names of the modules short programs use")
     print("// most, the public names of a few of them (three characters or more:")
