@@ -46,7 +46,7 @@ type Expander struct {
 // Header returns the tree's header (no nodes yet) with the names of the
 // proposer and model recorded in every row.
 func (x *Expander) Header(proposer, model string) *Tree {
-	return &Tree{ID: x.TreeID, TaskID: x.Task.ID, Split: splitOf(x.Task), Source: SourceOf(x.Task), K: x.K, D: x.D, Proposer: proposer, Model: model}
+	return &Tree{ID: x.TreeID, TaskID: x.Task.ID, Split: SplitOf(x.Task), Source: SourceOf(x.Task), K: x.K, D: x.D, Proposer: proposer, Model: model}
 }
 
 // Expandable reports whether n gets a proposal and children: it is unsolved,
@@ -58,7 +58,7 @@ func (x *Expander) Expandable(n *Node) bool {
 // runOptions are the options of a run of a program at depth: per-test
 // coverage only where the proposer reads it and the node may be proposed on.
 func (x *Expander) runOptions(depth int) RunOptions {
-	return RunOptions{Timeout: x.Timeout, CPU: x.CPULimit, ProgramCPU: x.ProgramCPULimit, Coverage: depth < x.D && usesCoverage(x.Proposer)}
+	return RunOptions{Timeout: x.Timeout, CPU: x.CPULimit, ProgramCPU: x.ProgramCPULimit, Coverage: depth < x.D && UsesCoverage(x.Proposer)}
 }
 
 // Root runs the root program and returns node 0.

@@ -48,7 +48,8 @@ func ComputeLabels(t *Tree) {
 }
 
 // splitOf returns the task's split, or SplitFor(task.ID) when it names none.
-func splitOf(task *Task) string {
+// SplitOf is the split of task: its own, or SplitFor its id.
+func SplitOf(task *Task) string {
 	if task.Split != "" {
 		return task.Split
 	}

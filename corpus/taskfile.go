@@ -12,9 +12,9 @@ import (
 	"strings"
 )
 
-// maxTaskLine bounds one JSONL line; KodCode rows are a few kB, and a line
+// MaxTaskLine bounds one JSONL line; KodCode rows are a few kB, and a line
 // beyond this is reported as malformed rather than read into memory.
-const maxTaskLine = 16 << 20
+const MaxTaskLine = 16 << 20
 
 // TaskLineError reports one malformed line of a task file. The rest of the
 // file still loads.
@@ -68,12 +68,12 @@ func ReadTasks(r io.Reader, name string) ([]Task, []TaskLineError, error) {
 		seen  = map[string]int{}
 	)
 	for lineNo := 1; ; lineNo++ {
-		line, tooLong, err := readLine(br)
+		line, tooLong, err := ReadLine(br)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return tasks, bad, fmt.Errorf("read %s line %d: %w", name, lineNo, err)
 		}
 		if tooLong {
-			bad = append(bad, TaskLineError{name, lineNo, fmt.Errorf("line longer than %d bytes", maxTaskLine)})
+			bad = append(bad, TaskLineError{name, lineNo, fmt.Errorf("line longer than %d bytes", MaxTaskLine)})
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			t, perr := parseTaskLine(line)
 			if perr == nil {
@@ -109,12 +109,12 @@ func ReadEmbeddedTasks(data []byte, name string) ([]Task, error) {
 }
 
 // readLine returns the next line without its newline; tooLong reports a line
-// over maxTaskLine, whose bytes are discarded.
-func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+// over MaxTaskLine, whose bytes are discarded.
+func ReadLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, isPrefix, rerr := br.ReadLine()
 		if !tooLong {
-			if len(line)+len(chunk) > maxTaskLine {
+			if len(line)+len(chunk) > MaxTaskLine {
 				tooLong, line = true, nil
 			} else {
 				line = append(line, chunk...)

@@ -90,7 +90,7 @@ func TestReadTasks(t *testing.T) {
 }
 
 func TestReadTasksLongLine(t *testing.T) {
-	in := `{"task_id":"a","solution":"` + strings.Repeat("x", maxTaskLine) + `","test":"t"}` + "\n" +
+	in := `{"task_id":"a","solution":"` + strings.Repeat("x", MaxTaskLine) + `","test":"t"}` + "\n" +
 		`{"task_id":"b","solution":"s","test":"t"}`
 	tasks, bad, err := ReadTasks(strings.NewReader(in), "big")
 	if err != nil {

@@ -1,5 +1,7 @@
 package corpus
 
+import "strconv"
+
 // NodeID indexes Tree.Nodes; the root is 0. NoNode marks an absent node.
 type NodeID int32
 
@@ -102,4 +104,12 @@ func (t *Tree) EdgeTokens(e EdgeID) int {
 	}
 	n := &t.Nodes[c]
 	return n.ReviseTokens + n.ProposeTokens
+}
+
+// TreeID is the deterministic id of the tree grown from root number
+// rootIndex of task taskID: the first 16 bytes (32 hex digits) of
+// sha256(taskID, rootIndex, sha256(root)). Rebuilt, resumed or re-sharded
+// builds give the same ids.
+func TreeID(taskID string, rootIndex int, root string) string {
+	return SHA256(taskID + "\x00" + strconv.Itoa(rootIndex) + "\x00" + SHA256(root))[:32]
 }

@@ -20,27 +20,41 @@ var importRule = []struct {
 	allow  []string
 }{
 	{"triage/checkpoints", nil},
+	// corpus holds the shared types; its subpackages do one job each and
+	// build on one another one way: limits and shard on corpus alone,
+	// manifest on them, the builder and the statistics on the manifest,
+	// conversion on the builder's input checks.
+	{"triage/corpus", nil},
 	{"triage/corpus/...", []string{"triage/corpus/..."}},
+	{"triage/corpus/limits", []string{"triage/corpus"}},
+	{"triage/corpus/shard", []string{"triage/corpus"}},
+	{"triage/corpus/manifest", []string{"triage/corpus", "triage/corpus/limits", "triage/corpus/shard"}},
+	{"triage/corpus/build", []string{"triage/corpus", "triage/corpus/limits", "triage/corpus/shard", "triage/corpus/manifest"}},
+	{"triage/corpus/build/buildtest", []string{"triage/corpus", "triage/corpus/shard", "triage/corpus/build", "triage/corpus/corpustest"}},
+	{"triage/corpus/stats", []string{"triage/corpus", "triage/corpus/limits", "triage/corpus/shard", "triage/corpus/manifest"}},
+	{"triage/corpus/corpustest", []string{"triage/corpus"}},
 	{"triage/model/...", []string{"triage/model/..."}},
 	{"triage/policy/...", []string{"triage/corpus", "triage/model/priority", "triage/policy/..."}},
 	// The engine: the frontier, the ask–tell session, replay and live
 	// environments. model/priority only for the distributions a trace
 	// records (policy.DistReporter's type).
 	{"triage/search", []string{"triage/corpus", "triage/policy", "triage/model/priority"}},
-	{"triage/search/sandbox", []string{"triage/corpus", "triage/model/tokenizer"}},
+	// The sandbox starts with a build's time limits (their measure).
+	{"triage/search/sandbox", []string{"triage/corpus", "triage/corpus/limits", "triage/model/tokenizer"}},
 	{"triage/search/proposer/...", []string{"triage/corpus", "triage/model/tokenizer", "triage/search/proposer/..."}},
-	{"triage/search/eval/...", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/eval/..."}},
+	{"triage/search/eval/...", []string{"triage/corpus", "triage/corpus/shard", "triage/policy", "triage/model/priority", "triage/search", "triage/search/eval/..."}},
 	// TSAPR asks an LLM for patches through the openai proposer's client.
 	{"triage/search/tsapr", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/proposer/..."}},
 	// Live search over a task set: the engine with a proposer, TSAPR, the
 	// sandbox its programs run in, eval's policy construction (the same
 	// policies eval replays), and the report's diffs.
-	{"triage/search/live", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search",
+	{"triage/search/live", []string{"triage/corpus", "triage/corpus/build", "triage/corpus/limits", "triage/corpus/manifest",
+		"triage/corpus/shard", "triage/policy", "triage/model/priority", "triage/search",
 		"triage/search/proposer/...", "triage/search/tsapr", "triage/search/sandbox", "triage/search/eval/..."}},
 	{"triage/search/serve/api", []string{"triage/corpus", "triage/model/priority", "triage/policy"}},
-	{"triage/search/serve/...", []string{"triage/corpus", "triage/policy", "triage/model/priority", "triage/search", "triage/search/serve/..."}},
+	{"triage/search/serve/...", []string{"triage/corpus", "triage/corpus/shard", "triage/policy", "triage/model/priority", "triage/search", "triage/search/serve/..."}},
 	// train trains: replay validation through eval, no report.
-	{"triage/train", []string{"triage/model/...", "triage/corpus", "triage/policy", "triage/search", "triage/search/eval"}},
+	{"triage/train", []string{"triage/model/...", "triage/corpus", "triage/corpus/shard", "triage/policy", "triage/search", "triage/search/eval"}},
 	// The experiments (cv, leave one dataset out) train and render their
 	// pooled results with eval's report.
 	{"triage/train/experiment", []string{"triage/model/...", "triage/corpus", "triage/policy", "triage/search",

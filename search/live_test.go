@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/corpus/bundled"
+	"triage/corpus/limits"
 	"triage/search"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
@@ -15,7 +17,7 @@ import (
 // TestLiveReproducesCorpusTree: with the seeded mutate proposer on bundled
 // tasks, a live search (NewLive + Run) with a deterministic policy expands
 // the same programs in the same order as its replay on the corpus tree of
-// the same root (corpus.BuildTree), with the same diagnoses, edits and
+// the same root (build.BuildTree), with the same diagnoses, edits and
 // verdicts, and finds the same fix at the same step. Both sides run through
 // one execution cache, so a verdict near the time limit cannot differ
 // between them; what is tested is the expansion step and its keys.
@@ -49,20 +51,20 @@ func TestLiveReproducesCorpusTree(t *testing.T) {
 		if task == nil {
 			t.Fatalf("no bundled task %s", id)
 		}
-		exec := corpus.NewCachedExecutor(pool)
-		limits := corpus.DefaultTimeLimits()
-		check, err := corpus.CheckTask(ctx, exec, task, corpus.CheckOptions{Limits: limits, Coverage: true})
+		exec := build.NewCachedExecutor(pool)
+		limits := limits.DefaultTimeLimits()
+		check, err := build.CheckTask(ctx, exec, task, build.CheckOptions{Limits: limits, Coverage: true})
 		if err != nil || !check.Valid() {
 			t.Fatalf("%s: check %+v, %v", id, check, err)
 		}
-		roots, err := mutate.Inject(ctx, task, exec, 1, corpus.TaskSeed(seed, id))
+		roots, err := mutate.Inject(ctx, task, exec, 1, build.TaskSeed(seed, id))
 		if err != nil || len(roots) == 0 {
 			t.Fatalf("%s: roots %d, %v", id, len(roots), err)
 		}
 		lim := limits.Run(check.Limit)
-		cfg := corpus.BuildConfig{K: k, D: d, Proposer: prop, Executor: exec, Timeout: lim.Timeout, CPULimit: lim.CPU,
+		cfg := build.BuildConfig{K: k, D: d, Proposer: prop, Executor: exec, Timeout: lim.Timeout, CPULimit: lim.CPU,
 			ProposerName: "mutate", Model: "mutate"}
-		tree, err := corpus.BuildTree(ctx, cfg, task, 0, roots[0])
+		tree, err := build.BuildTree(ctx, cfg, task, 0, roots[0])
 		if err != nil {
 			t.Fatal(err)
 		}

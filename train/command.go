@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/backends"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/model"
 )
 
@@ -40,10 +41,10 @@ func (s *Setup) Open() ([]string, backends.Backend, error) {
 		if d = strings.TrimSpace(d); d == "" {
 			continue
 		}
-		if err := corpus.CheckDirs([]string{d}); err != nil {
+		if err := shard.CheckDirs([]string{d}); err != nil {
 			return nil, nil, err
 		}
-		if files, _ := corpus.ListShards(d); len(files) == 0 {
+		if files, _ := shard.ListShards(d); len(files) == 0 {
 			return nil, nil, corpus.Invalid("{Corpus} %s: no corpus shards (part-*.parquet)", d)
 		}
 		dirs = append(dirs, d)

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/model/priority"
 	"triage/policy"
 )
@@ -77,7 +78,7 @@ type Source interface {
 }
 
 // ShardSource reads the trees of one split from corpus folders, one tree
-// at a time (corpus.ScanTrees): memory holds one tree, not the corpus.
+// at a time (shard.ScanTrees): memory holds one tree, not the corpus.
 type ShardSource struct {
 	Dirs  []string
 	Split string
@@ -85,14 +86,14 @@ type ShardSource struct {
 
 // Trees implements Source.
 func (s ShardSource) Trees(ctx context.Context, fn func(*corpus.Tree) error) error {
-	return corpus.ScanTrees(s.Dirs, func(rows []corpus.NodeRow) error {
+	return shard.ScanTrees(s.Dirs, func(rows []shard.NodeRow) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if len(rows) == 0 || (s.Split != "" && rows[0].Split != s.Split) {
 			return nil
 		}
-		t, err := corpus.TreeFromRows(rows)
+		t, err := shard.TreeFromRows(rows)
 		if err != nil {
 			return err
 		}

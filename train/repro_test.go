@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 )
 
 // writeCorpus writes trees as one Parquet shard in a new folder.
 func writeCorpus(t *testing.T, trees []*corpus.Tree) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := corpus.WriteShardFile(filepath.Join(dir, "part-00000.parquet"), trees); err != nil {
+	if err := shard.WriteShardFile(filepath.Join(dir, "part-00000.parquet"), trees); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"triage/corpus"
+	"triage/corpus/manifest"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite the table of docs/cli-errors.md from TestBadInput")
@@ -210,7 +210,7 @@ func badInputFiles(t *testing.T, dir string) map[string]string {
 		return p
 	}
 	task := `{"task_id":"sq","question":"square","solution":"def f(x):\n    return x * x\n","test":"from solution import f\n\ndef test_a():\n    assert f(2) == 4\n"}` + "\n"
-	shard, err := os.ReadFile(filepath.Join("testdata", "golden", corpus.ShardFileName(0)))
+	shard, err := os.ReadFile(filepath.Join("testdata", "golden", manifest.ShardFileName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,9 +223,9 @@ func badInputFiles(t *testing.T, dir string) map[string]string {
 		"{missing}":         filepath.Join(dir, "missing"),
 		"{file}":            write("file", "x"),
 		"{empty-dir}":       empty,
-		"{garbage-shard}":   filepath.Dir(write("garbage-shard/"+corpus.ShardFileName(0), "garbage bytes, not Parquet")),
-		"{truncated-shard}": filepath.Dir(write("truncated-shard/"+corpus.ShardFileName(0), string(shard[:len(shard)/2]))),
-		"{damaged-shard}":   filepath.Dir(write("damaged-shard/"+corpus.ShardFileName(0), damage(shard))),
+		"{garbage-shard}":   filepath.Dir(write("garbage-shard/"+manifest.ShardFileName(0), "garbage bytes, not Parquet")),
+		"{truncated-shard}": filepath.Dir(write("truncated-shard/"+manifest.ShardFileName(0), string(shard[:len(shard)/2]))),
+		"{damaged-shard}":   filepath.Dir(write("damaged-shard/"+manifest.ShardFileName(0), damage(shard))),
 		"{corpus}":          filepath.Join("testdata", "golden"),
 		"{tasks}":           write("tasks.jsonl", task),
 		"{bad-lines}":       write("bad-lines.jsonl", task+"{not json\n"),

@@ -9,6 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
+	"triage/corpus/stats"
 	"triage/corpus/taskset"
 )
 
@@ -27,10 +30,10 @@ trees, nodes, solved_trees, splits, sources, time, skipped_tasks, time_limits).`
   triage corpus stats out/slice-0 out/slice-1 --json | jq .time`,
 		Args: corpusFolderArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := corpus.CheckDirs(args); err != nil {
+			if err := shard.CheckDirs(args); err != nil {
 				return folderArgNames.flagged(err)
 			}
-			s, err := corpus.ComputeStats(args...)
+			s, err := stats.ComputeStats(args...)
 			if err != nil {
 				return err
 			}
@@ -68,7 +71,7 @@ a corpus's test split to ship or read apart. --out must be new or empty.`,
 			if rows < 1 {
 				return badInput("--rows-per-shard must be ≥ 1, got %d", rows)
 			}
-			if err := corpus.CheckDirs(args); err != nil {
+			if err := shard.CheckDirs(args); err != nil {
 				return folderArgNames.flagged(err)
 			}
 			for _, d := range args {
@@ -82,7 +85,7 @@ a corpus's test split to ship or read apart. --out must be new or empty.`,
 				}
 			}
 			cleanup := removeOnFailure(out)
-			man, err := corpus.MergeSplits(out, args, rows, splits)
+			man, err := manifest.MergeSplits(out, args, rows, splits)
 			cleanup(err)
 			if err != nil {
 				return err
@@ -98,7 +101,7 @@ a corpus's test split to ship or read apart. --out must be new or empty.`,
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "output folder (new or empty)")
-	c.Flags().Int64Var(&rows, "rows-per-shard", corpus.DefaultMergeRowsPerShard, "rows per output shard (whole trees)")
+	c.Flags().Int64Var(&rows, "rows-per-shard", manifest.DefaultMergeRowsPerShard, "rows per output shard (whole trees)")
 	c.Flags().StringSliceVar(&splits, "split", nil, "keep only the trees of these splits (comma-separated: train, val, test), e.g. a test split to ship")
 	return c
 }
@@ -107,7 +110,7 @@ a corpus's test split to ship or read apart. --out must be new or empty.`,
 // large corpus from a small one.
 func newCorpusReplicateCmd() *cobra.Command {
 	var out string
-	var opts corpus.ReplicateOptions
+	var opts manifest.ReplicateOptions
 	c := &cobra.Command{
 		Use:    "replicate --copies N --out DIR IN...",
 		Short:  "Make a large corpus for scale tests: N copies of every tree under new tree and task ids",
@@ -126,7 +129,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 				return replicateFlagNames.flagged(err)
 			}
 			cleanup := removeOnFailure(out)
-			rep, err := corpus.Replicate(cmd.Context(), out, args, opts)
+			rep, err := manifest.Replicate(cmd.Context(), out, args, opts)
 			cleanup(err)
 			if err != nil {
 				return err
@@ -142,7 +145,7 @@ exists to measure 'corpus stats', 'eval' and 'tune' at scale (see README,
 	c.Flags().IntVar(&opts.Copies, "copies", 0, "copies of every tree (required)")
 	c.Flags().IntVar(&opts.Shards, "shards", 0, "shard files written (0: one per copy, at most 64)")
 	c.Flags().StringVar(&opts.Split, "split", "", "put every copy in this split (default: keep each tree's)")
-	c.Flags().Int64Var(&opts.RowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group")
+	c.Flags().Int64Var(&opts.RowsPerGroup, "rows-per-group", shard.DefaultRowsPerGroup, "rows per Parquet row group")
 	return c
 }
 

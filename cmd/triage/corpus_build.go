@@ -11,15 +11,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/build"
+	"triage/corpus/shard"
 	"triage/corpus/taskset"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
 )
 
 // corpusBuildFlags are corpus build's flags: most of them bind to
-// corpus.BuildOptions.
+// build.BuildOptions.
 type corpusBuildFlags struct {
-	corpus.BuildOptions
+	build.BuildOptions
 	json                 bool // the global --json
 	tasks, shard         string
 	splits               []string
@@ -29,7 +31,7 @@ type corpusBuildFlags struct {
 	sandboxLimits sandbox.LimitsPolicy
 }
 
-// buildFlagNames are the flags of the corpus.BuildOptions fields that
+// buildFlagNames are the flags of the build.BuildOptions fields that
 // errors name.
 var buildFlagNames = commonFlags.with(flagNames{"Config.K": "--k", "Config.D": "--depth", "Roots": "--roots",
 	"TasksPerShard": "--tasks-per-shard", "ReferenceRuns": "--reference-runs", "Config.ProposerName": "--proposer",
@@ -100,13 +102,13 @@ one corpus into one shared folder or into n folders; readers take the union.
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of the mutate proposer and of root injection")
 	fl.StringVar(&f.shard, "shard", "0/1", "build slice i of n (shards s with s mod n = i); auto or auto/n: i from a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or a Slurm array (SLURM_ARRAY_TASK_ID), n from JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT")
 	fl.BoolVar(&f.Resume, "resume", false, "skip shards that are already complete")
-	fl.IntVar(&f.TasksPerShard, "tasks-per-shard", corpus.DefaultTasksPerShard, "consecutive tasks per shard file")
-	fl.Int64Var(&f.RowsPerGroup, "rows-per-group", corpus.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
+	fl.IntVar(&f.TasksPerShard, "tasks-per-shard", build.DefaultTasksPerShard, "consecutive tasks per shard file")
+	fl.Int64Var(&f.RowsPerGroup, "rows-per-group", shard.DefaultRowsPerGroup, "rows per Parquet row group (bounds memory)")
 	fl.BoolVar(&f.skipBadLines, "skip-bad-lines", false, skipBadLinesUsage)
 	fl.BoolVar(&f.noProg, "no-progress", false, "no progress bar, even on a terminal")
 	addProposerFlags(fl, &f.proposerFlags, "openai: sampling temperature", "openai: completions per diagnose call")
 	f.limitFlags.register(fl, true)
-	fl.IntVar(&f.ReferenceRuns, "reference-runs", corpus.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
+	fl.IntVar(&f.ReferenceRuns, "reference-runs", build.DefaultReferenceRuns, "runs of each reference, timed (the median sets the limit)")
 	fl.BoolVar(&f.Strict, "strict", false, "refuse the task file (exit 2) when a task fails the input checks, instead of leaving it out")
 	addSandboxLimitsFlag(c, &f.sandboxLimits)
 	return c
@@ -121,12 +123,12 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err != nil {
 		return err
 	}
-	shard, err := parseShard(f.shard, os.Getenv)
+	slice, err := parseShard(f.shard, os.Getenv)
 	if err != nil {
 		return badInput("%v", err)
 	}
-	if shard.Source != "flag" {
-		slog.Info("corpus build shard", "index", shard.Index, "count", shard.Count, "from", shard.Source, "env", shard.Detail)
+	if slice.Source != "flag" {
+		slog.Info("corpus build shard", "index", slice.Index, "count", slice.Count, "from", slice.Source, "env", slice.Detail)
 	}
 	tasks, err := taskset.Load(f.tasks, f.skipBadLines)
 	if err != nil {
@@ -153,12 +155,12 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	defer pool.Close()
 	opts := f.BuildOptions
 	opts.Config.Proposer, opts.Config.Model, opts.Config.Executor = prop.Proposer, prop.Model, pool
-	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, shard.Index, shard.Count, f.tasks
+	opts.RootsFunc, opts.ShardIndex, opts.ShardCount, opts.TasksSource = mutate.Inject, slice.Index, slice.Count, f.tasks
 	opts.Limits, opts.ExecutorSettings, opts.Protections = limits, pool.Options().VerdictSettings(), pool.Protections()
 	start := time.Now()
-	rep := corpus.NewBuildReporter(progressBar(f.noProg), start)
+	rep := build.NewBuildReporter(progressBar(f.noProg), start)
 	opts.Progress = rep.Update
-	man, err := corpus.BuildCorpus(ctx, tasks, opts)
+	man, err := build.BuildCorpus(ctx, tasks, opts)
 	rep.Finish()
 	if err != nil {
 		return err
@@ -167,7 +169,7 @@ func corpusBuildHandler(ctx context.Context, f *corpusBuildFlags) error {
 	if err := pool.Close(); err != nil { // the workers' CPU counts once they are waited for
 		return fmt.Errorf("stop sandbox: %w", err)
 	}
-	sum := corpus.SummarizeBuild(f.Out, man, rep.Last().Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
+	sum := build.SummarizeBuild(f.Out, man, rep.Last().Nodes, wall, sandbox.ProcessCPUSeconds()-cpu0)
 	if f.json {
 		return printJSON(os.Stdout, sum)
 	}

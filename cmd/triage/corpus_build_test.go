@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 )
 
 // runCLI runs the CLI with args and returns its exit code.
@@ -125,7 +126,7 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 	if code != exitUsage || err == nil || !strings.Contains(err.Error(), "sq2: reference fails") {
 		t.Errorf("--strict with a failing reference: exit %d, %v", code, err)
 	}
-	trees, err := corpus.LoadTrees(out)
+	trees, err := shard.LoadTrees(out)
 	if err != nil || len(trees) == 0 {
 		t.Fatalf("load: %d trees, %v", len(trees), err)
 	}
@@ -147,7 +148,7 @@ func TestCorpusBuildMutateSandbox(t *testing.T) {
 	if got := runCLI(t, args2...); got != exitOK {
 		t.Fatalf("second build: exit %d", got)
 	}
-	trees2, err := corpus.LoadTrees(out2)
+	trees2, err := shard.LoadTrees(out2)
 	if err != nil {
 		t.Fatal(err)
 	}

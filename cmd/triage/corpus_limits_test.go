@@ -14,6 +14,9 @@ import (
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/limits"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
 	"triage/search/sandbox"
 )
 
@@ -68,22 +71,22 @@ func TestAdaptiveLimitVerdictsMatchFixed(t *testing.T) {
 		"--test-timeout-cap", "2s", "--no-progress"); got != exitOK {
 		t.Fatalf("build: exit %d", got)
 	}
-	man, err := corpus.ReadManifest(filepath.Join(out, "manifest.json"))
+	man, err := manifest.ReadManifest(filepath.Join(out, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	limits := map[string]time.Duration{}
+	taskLimits := map[string]time.Duration{}
 	for _, s := range man.Shards {
 		for _, r := range s.Tasks {
-			limits[r.TaskID] = time.Duration(r.LimitMS * float64(time.Millisecond))
+			taskLimits[r.TaskID] = time.Duration(r.LimitMS * float64(time.Millisecond))
 		}
 	}
-	want := corpus.DefaultTimeLimits()
+	want := limits.DefaultTimeLimits()
 	want.Cap = 2 * time.Second
 	if man.Settings.Limits != want {
 		t.Errorf("manifest limits %+v, want %+v", man.Settings.Limits, want)
 	}
-	trees, err := corpus.LoadTrees(out)
+	trees, err := shard.LoadTrees(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +136,7 @@ func TestAdaptiveLimitVerdictsMatchFixed(t *testing.T) {
 		}
 		if v, w := verdict(got), verdict(r.want); v != w {
 			mismatches++
-			t.Errorf("task %s (limit %v): adaptive verdict %s, under 10 s %s\n%s", r.task, limits[r.task], w, v, r.program)
+			t.Errorf("task %s (limit %v): adaptive verdict %s, under 10 s %s\n%s", r.task, taskLimits[r.task], w, v, r.program)
 		}
 		return nil
 	})
@@ -141,7 +144,7 @@ func TestAdaptiveLimitVerdictsMatchFixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d nodes, %d distinct programs rerun under 10 s: %d mismatches; %d timed out under the adaptive limits %v",
-		nodes, len(runs), mismatches, timeouts, limits)
+		nodes, len(runs), mismatches, timeouts, taskLimits)
 }
 
 // verdict is an execution's status and its tests' outcomes.

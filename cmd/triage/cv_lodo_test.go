@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/policy/policytest"
 )
 
@@ -25,7 +26,7 @@ func writeSplitCorpus(t *testing.T, prefix string, n int) string {
 		corpus.ComputeLabels(tr)
 		trees = append(trees, tr)
 	}
-	if err := corpus.WriteShardFile(filepath.Join(dir, "part-00000.parquet"), trees); err != nil {
+	if err := shard.WriteShardFile(filepath.Join(dir, "part-00000.parquet"), trees); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"triage/corpus"
+	"triage/corpus/manifest"
 )
 
 // slurmPrograms are Debian's slurm-wlm and munge programs the cluster test
@@ -461,7 +461,7 @@ func TestDeploySlurmCluster(t *testing.T) {
 		t.Logf("submitted: build array %s, merge %s, train %s", s.build, s.merge, s.train)
 		// Cancel array task 2 once its first shard is listed in its
 		// manifest, before the second.
-		manifest := filepath.Join(data, "build", corpus.ManifestName(2, 3))
+		manifest := filepath.Join(data, "build", manifest.ManifestName(2, 3))
 		waitFor(t, 3*time.Minute, "array task 2's first shard", func() bool { return listedShards(manifest) >= 1 })
 		task := s.build + "_2"
 		if _, err := c.client("scancel", task); err != nil {
@@ -514,7 +514,7 @@ func TestDeploySlurmCluster(t *testing.T) {
 
 // listedShards counts the shards a slice's manifest lists (0 without one).
 func listedShards(path string) int {
-	m, err := corpus.ReadManifest(path)
+	m, err := manifest.ReadManifest(path)
 	if err != nil {
 		return 0
 	}
@@ -534,7 +534,7 @@ func checkSameRows(t *testing.T, data string, want []string) {
 	}
 	var listed []int
 	for i := range 3 {
-		m, err := corpus.ReadManifest(filepath.Join(data, "build", corpus.ManifestName(i, 3)))
+		m, err := manifest.ReadManifest(filepath.Join(data, "build", manifest.ManifestName(i, 3)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,6 +25,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/corpus/taskset"
 	"triage/search/sandbox"
 )
@@ -561,13 +562,13 @@ func runCLIProcess(env []string, args ...string) *exec.Cmd {
 // are measured, not built), sorted.
 func rowHashes(t *testing.T, dirs ...string) []string {
 	t.Helper()
-	shards, err := corpus.ListShards(dirs...)
+	shards, err := shard.ListShards(dirs...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
 	for _, s := range shards {
-		err := corpus.ScanRows(s, func(rows []corpus.NodeRow) error {
+		err := shard.ScanRows(s, func(rows []shard.NodeRow) error {
 			for _, r := range rows {
 				r.ExecMS = 0
 				for i := range r.Tests {

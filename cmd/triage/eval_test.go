@@ -12,6 +12,8 @@ import (
 
 	"triage/checkpoints"
 	"triage/corpus"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
 	"triage/policy"
 	"triage/policy/policytest"
 )
@@ -36,11 +38,11 @@ func runEvalCLI(t *testing.T, args ...string) (int, string) {
 func writeTestCorpus(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	fh, err := os.Create(filepath.Join(dir, corpus.ShardFileName(0)))
+	fh, err := os.Create(filepath.Join(dir, manifest.ShardFileName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := corpus.NewShardWriter(fh, corpus.WriterOptions{})
+	w := shard.NewShardWriter(fh, shard.WriterOptions{})
 	for i := range 6 {
 		split := corpus.SplitTest
 		if i >= 4 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden-live from the current build")
@@ -96,7 +97,7 @@ func zeroKeys(v any, drop func(string) bool) {
 // run times zeroed.
 func treeRowHashes(t *testing.T, dir string) string {
 	t.Helper()
-	trees, err := corpus.LoadTrees(dir)
+	trees, err := shard.LoadTrees(dir)
 	if err != nil {
 		t.Fatalf("load %s: %v", dir, err)
 	}

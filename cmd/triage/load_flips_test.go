@@ -13,8 +13,11 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/corpus/bundled"
+	"triage/corpus/limits"
 	"triage/corpus/mbpp"
+	"triage/corpus/shard"
 	"triage/search/sandbox"
 )
 
@@ -36,7 +39,7 @@ func TestLoadFlipRate(t *testing.T) {
 	}
 	maxNodes := envIntDefault("TRIAGE_FLIP_NODES", 300)
 	hogs := envIntDefault("TRIAGE_FLIP_HOGS", 2*runtime.NumCPU())
-	trees, err := corpus.LoadTrees(dir)
+	trees, err := shard.LoadTrees(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,21 +76,21 @@ func TestLoadFlipRate(t *testing.T) {
 	}
 	defer pool.Close()
 	ctx := context.Background()
-	wall, cpu := corpus.DefaultWallTimeLimits(), corpus.DefaultTimeLimits()
-	limits := map[string][2]corpus.RunOptions{}
+	wall, cpu := limits.DefaultWallTimeLimits(), limits.DefaultTimeLimits()
+	taskLimits := map[string][2]corpus.RunOptions{}
 	for _, r := range runs {
-		if _, ok := limits[r.task.ID]; ok {
+		if _, ok := taskLimits[r.task.ID]; ok {
 			continue
 		}
 		var lim [2]corpus.RunOptions
-		for i, l := range []corpus.TimeLimits{wall, cpu} {
-			c, err := corpus.CheckTask(ctx, pool, r.task, corpus.CheckOptions{ReferenceRuns: 3, Limits: l})
+		for i, l := range []limits.TimeLimits{wall, cpu} {
+			c, err := build.CheckTask(ctx, pool, r.task, build.CheckOptions{ReferenceRuns: 3, Limits: l})
 			if err != nil || !c.Valid() {
 				t.Fatalf("task %s: %+v %v", r.task.ID, c, err)
 			}
 			lim[i] = c.RunOptions(l)
 		}
-		limits[r.task.ID] = lim
+		taskLimits[r.task.ID] = lim
 		t.Logf("task %s: wall limit %v; CPU limit %v (program %v, backstop %v)", r.task.ID, lim[0].Timeout, lim[1].CPU, lim[1].ProgramCPU, lim[1].Timeout)
 	}
 	pass := func() [][2]corpus.Execution {
@@ -95,7 +98,7 @@ func TestLoadFlipRate(t *testing.T) {
 		var mu sync.Mutex
 		err := corpus.ForEach(ctx, len(runs), 2, func(i int) error {
 			for j := 0; j < 2; j++ {
-				ex, err := pool.RunWith(ctx, runs[i].program, runs[i].task.Test, limits[runs[i].task.ID][j])
+				ex, err := pool.RunWith(ctx, runs[i].program, runs[i].task.Test, taskLimits[runs[i].task.ID][j])
 				if err != nil {
 					return err
 				}

@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"triage/search/live"
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/shard"
+	"triage/search/live"
 	"triage/search/proposer/openai/openaitest"
 )
 
@@ -133,7 +134,7 @@ func TestSearchBadInput(t *testing.T) {
 
 // TestSearchMutate searches two bundled tasks live with the mutate proposer
 // and the real sandbox: exit code, table, JSON, trees in --out readable by
-// corpus.LoadTrees and by corpus stats, and roots equal to the roots that
+// shard.LoadTrees and by corpus stats, and roots equal to the roots that
 // corpus build makes with the same seed.
 func TestSearchMutate(t *testing.T) {
 	needSandbox(t)
@@ -162,7 +163,7 @@ func TestSearchMutate(t *testing.T) {
 			t.Errorf("%s: solved %v fix %q", r.TaskID, r.Solved, r.Fix)
 		}
 	}
-	trees, err := corpus.LoadTrees(out)
+	trees, err := shard.LoadTrees(out)
 	if err != nil || len(trees) != 2 {
 		t.Fatalf("LoadTrees: %d trees, %v", len(trees), err)
 	}
@@ -174,7 +175,7 @@ func TestSearchMutate(t *testing.T) {
 	if code := runCLI(t, "corpus", "build", "--tasks", tasks, "--roots", "1", "--k", "1", "--depth", "1", "--workers", "2", "--no-progress", "--out", cdir); code != exitOK {
 		t.Fatalf("corpus build: exit %d", code)
 	}
-	ctrees, err := corpus.LoadTrees(cdir)
+	ctrees, err := shard.LoadTrees(cdir)
 	if err != nil || len(ctrees) != 2 {
 		t.Fatalf("corpus: %d trees, %v", len(ctrees), err)
 	}
@@ -215,7 +216,7 @@ func TestSearchInterrupt(t *testing.T) {
 	if !rep.Interrupted || len(rep.Results) != 1 || rep.Unfinished != 3 {
 		t.Errorf("report: interrupted %v, %d results, %d unfinished", rep.Interrupted, len(rep.Results), rep.Unfinished)
 	}
-	trees, err := corpus.LoadTrees(out)
+	trees, err := shard.LoadTrees(out)
 	if err != nil || len(trees) != 1 {
 		t.Errorf("LoadTrees: %d trees, %v", len(trees), err)
 	}
@@ -277,7 +278,7 @@ func TestSearchTSAPRAndPolicyOneTable(t *testing.T) {
 		}
 	}
 	for _, m := range []string{"tsapr", "bfs"} {
-		trees, err := corpus.LoadTrees(filepath.Join(out, m))
+		trees, err := shard.LoadTrees(filepath.Join(out, m))
 		if err != nil || len(trees) != 1 || !trees[0].HasFix() {
 			t.Fatalf("%s trees: %d, %v", m, len(trees), err)
 		}

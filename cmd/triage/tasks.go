@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/corpus/convert"
+	"triage/corpus/limits"
 	"triage/corpus/taskset"
 	"triage/search/proposer/mutate"
 	"triage/search/sandbox"
@@ -86,18 +88,18 @@ func newTasksConvertCmd() *cobra.Command {
 }
 
 // runConvert checks tasks convert's flags and calls the converter of
-// --from: corpus.ConvertMBPP, convert.ConvertExercism or
+// --from: convert.ConvertMBPP, convert.ConvertExercism or
 // convert.ConvertTheAlgorithms, which hold the conversion.
 func runConvert(cmd *cobra.Command, f *convertFlags) error {
 	from, in, out := f.from, f.in, f.out
 	switch {
-	case from != corpus.MBPPSource && from != convert.ExercismSource && from != convert.TheAlgorithmsSource:
-		return badInput("--from %q: want %q, %q or %q", from, corpus.MBPPSource, convert.ExercismSource, convert.TheAlgorithmsSource)
+	case from != convert.MBPPSource && from != convert.ExercismSource && from != convert.TheAlgorithmsSource:
+		return badInput("--from %q: want %q, %q or %q", from, convert.MBPPSource, convert.ExercismSource, convert.TheAlgorithmsSource)
 	case in == "" || out == "":
 		return badInput("--in and --out are required")
 	case taskset.SamePath(in, out):
 		return badInput("--out %s is the --in file", out)
-	case from == corpus.MBPPSource && (f.commit != "" || f.report != ""):
+	case from == convert.MBPPSource && (f.commit != "" || f.report != ""):
 		return badInput("--commit and --report are for exercism and thealgorithms")
 	case f.slowFactor < 1:
 		return badInput("--slow-factor %v: want ≥ 1", f.slowFactor)
@@ -106,7 +108,7 @@ func runConvert(cmd *cobra.Command, f *convertFlags) error {
 	if err != nil {
 		return err
 	}
-	if from == corpus.MBPPSource {
+	if from == convert.MBPPSource {
 		return convertMBPP(cmd, in, out, nw, f.sbLimits)
 	}
 	if st, err := os.Stat(in); err != nil || !st.IsDir() {
@@ -117,19 +119,19 @@ func runConvert(cmd *cobra.Command, f *convertFlags) error {
 		return err
 	}
 	defer pool.Close()
-	o := convert.Options{Commit: f.commit, Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), SlowFactor: f.slowFactor,
+	o := convert.Options{Commit: f.commit, Workers: 2 * nw, Limits: limits.DefaultTimeLimits(), SlowFactor: f.slowFactor,
 		Python: pool.Options().Python, Progress: checkProgress}
 	conv := convert.ConvertExercism
 	if from == convert.TheAlgorithmsSource {
 		conv = convert.ConvertTheAlgorithms
 	}
 	start := time.Now()
-	tasks, rep, err := conv(cmd.Context(), corpus.NewCachedExecutor(pool), in, o)
+	tasks, rep, err := conv(cmd.Context(), build.NewCachedExecutor(pool), in, o)
 	if err != nil {
 		return err
 	}
 	slog.Info("converted", "source", from, "seconds", time.Since(start).Seconds())
-	if err := corpus.WriteTasksFile(out, tasks); err != nil {
+	if err := build.WriteTasksFile(out, tasks); err != nil {
 		return err
 	}
 	if f.report != "" {
@@ -149,7 +151,7 @@ func checkProgress(done, total int) {
 
 // convertMBPP converts MBPP's mbpp.jsonl at in into out.
 func convertMBPP(cmd *cobra.Command, in, out string, nw int, sbLimits sandbox.LimitsPolicy) error {
-	problems, err := corpus.ReadMBPPFile(in)
+	problems, err := convert.ReadMBPPFile(in)
 	if err != nil {
 		return err
 	}
@@ -158,12 +160,12 @@ func convertMBPP(cmd *cobra.Command, in, out string, nw int, sbLimits sandbox.Li
 		return err
 	}
 	defer pool.Close()
-	tasks, rep, err := corpus.ConvertMBPP(cmd.Context(), corpus.NewCachedExecutor(pool), problems,
-		corpus.MBPPOptions{Workers: 2 * nw, Limits: corpus.DefaultTimeLimits(), Progress: checkProgress})
+	tasks, rep, err := convert.ConvertMBPP(cmd.Context(), build.NewCachedExecutor(pool), problems,
+		convert.MBPPOptions{Workers: 2 * nw, Limits: limits.DefaultTimeLimits(), Progress: checkProgress})
 	if err != nil {
 		return err
 	}
-	if err := corpus.WriteTasksFile(out, tasks); err != nil {
+	if err := build.WriteTasksFile(out, tasks); err != nil {
 		return err
 	}
 	return printResult(cmd, rep, func(w io.Writer) error { return rep.WriteText(w, out) })
@@ -239,12 +241,12 @@ func tasksInjectHandler(ctx context.Context, cmd *cobra.Command, f *tasksInjectF
 	start := time.Now()
 	// Each task runs up to 8 mutants at once: one task per worker keeps
 	// every worker busy.
-	if err := corpus.FillRoots(ctx, tasks, mutate.Inject, corpus.NewCachedExecutor(pool), f.roots, f.seed, f.workers, f.replace); err != nil {
+	if err := build.FillRoots(ctx, tasks, mutate.Inject, build.NewCachedExecutor(pool), f.roots, f.seed, f.workers, f.replace); err != nil {
 		return err
 	}
 
-	rep := corpus.NewInjectReport(tasks, f.out, f.seed)
-	if err := corpus.WriteTasksFile(f.out, tasks); err != nil {
+	rep := build.NewInjectReport(tasks, f.out, f.seed)
+	if err := build.WriteTasksFile(f.out, tasks); err != nil {
 		return err
 	}
 	rep.Seconds = time.Since(start).Seconds()
@@ -299,7 +301,7 @@ malformed (the report is printed first), 2 bad usage or unreadable file.`,
 			}
 			defer pool.Close()
 			// Twice as many tasks as workers in flight keep every worker busy.
-			rep, err := corpus.ValidateTasks(cmd.Context(), corpus.NewCachedExecutor(pool), 2*pool.Options().Workers, tasks, bad, limits)
+			rep, err := build.ValidateTasks(cmd.Context(), build.NewCachedExecutor(pool), 2*pool.Options().Workers, tasks, bad, limits)
 			if err != nil {
 				return err
 			}

@@ -10,10 +10,11 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/corpus/taskset"
 )
 
-// TestTasksConvertMBPP converts corpus/testdata's MBPP sample in the
+// TestTasksConvertMBPP converts corpus/convert/testdata's MBPP sample in the
 // sandbox: the tasks whose reference passes are written with their
 // challenge asserts, and task 596 (sys.getsizeof of this Python differs from
 // MBPP's expected 104) is left out and named.
@@ -21,7 +22,7 @@ func TestTasksConvertMBPP(t *testing.T) {
 	needSandbox(t)
 	out := filepath.Join(t.TempDir(), "mbpp.jsonl")
 	code, stdout, err := runCLIOut(t, context.Background(), "tasks", "convert", "--from", "mbpp",
-		"--in", "../../corpus/testdata/mbpp-sample.jsonl", "--out", out, "--workers", "2")
+		"--in", "../../corpus/convert/testdata/mbpp-sample.jsonl", "--out", out, "--workers", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %v\n%s", code, err, stdout)
 	}
@@ -138,7 +139,7 @@ func TestEmbeddedSourcesSample(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "sample.jsonl")
-	if err := corpus.WriteTasksFile(path, sample); err != nil {
+	if err := build.WriteTasksFile(path, sample); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, err := runCLIOut(t, context.Background(), "tasks", "validate", "--tasks", path, "--workers", "2")

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/build"
+	"triage/corpus/limits"
 	"triage/search/sandbox"
 )
 
@@ -32,7 +34,7 @@ func TestValidateTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	rep, err := corpus.ValidateTasks(context.Background(), pool, 2, tasks, bad, corpus.DefaultTimeLimits())
+	rep, err := build.ValidateTasks(context.Background(), pool, 2, tasks, bad, limits.DefaultTimeLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

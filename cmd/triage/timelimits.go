@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"triage/corpus"
+	"triage/corpus/limits"
 )
 
-// timeLimitsHelp explains corpus.TimeLimits and their flags in the long
+// timeLimitsHelp explains limits.TimeLimits and their flags in the long
 // help of corpus build, search and tasks validate.
 const timeLimitsHelp = `Time limits are on CPU time by default (--test-timeout-clock cpu). A run is
 charged the CPU time of its process (every thread, and the processes it
@@ -40,7 +40,7 @@ wall time), as corpora built before CPU limits did.`
 
 // timeLimitFlags are the values of the flags that set per-task time limits
 // (corpus build, search, tasks validate); limits turns them into
-// corpus.TimeLimits.
+// limits.TimeLimits.
 type timeLimitFlags struct {
 	clock                 string // --test-timeout-clock: cpu or wall
 	fixed                 time.Duration
@@ -64,41 +64,41 @@ type timeLimitFlags struct {
 // backstop flags too (corpus build), where the others take the defaults.
 func (f *timeLimitFlags) register(fl *pflag.FlagSet, adaptive bool) {
 	f.adaptive, f.changed = adaptive, fl.Changed
-	fl.StringVar(&f.clock, "test-timeout-clock", corpus.ClockCPU, "what time limits count: cpu (the run's CPU time from the start of collection: the program's import, collection, the tests and pytest's reports) or wall (wall-clock time of the run)")
+	fl.StringVar(&f.clock, "test-timeout-clock", limits.ClockCPU, "what time limits count: cpu (the run's CPU time from the start of collection: the program's import, collection, the tests and pytest's reports) or wall (wall-clock time of the run)")
 	fl.DurationVar(&f.fixed, "test-timeout", 0, "one fixed limit per test-suite run for every task, on --test-timeout-clock (0: adaptive, from each task's reference)")
 	if !adaptive {
 		return
 	}
-	fl.DurationVar(&f.floor, "test-timeout-floor", corpus.DefaultCPUFloor, fmt.Sprintf("adaptive limit: the least limit of a task (with --test-timeout-clock wall the default is %v)", corpus.DefaultTimeoutFloor))
-	fl.Float64Var(&f.factor, "test-timeout-factor", corpus.DefaultCPUFactor, "adaptive limit: this many times the CPU of the reference's import and test bodies (median run; the whole count with --test-timeout-harness-factor 0, the wall time with --test-timeout-clock wall)")
-	fl.DurationVar(&f.cap, "test-timeout-cap", corpus.DefaultCPUCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
-	fl.Float64Var(&f.harnessFactor, "test-timeout-harness-factor", corpus.DefaultHarnessFactor, "CPU limits: pytest's allowance is this many times the reference's CPU outside its import and test bodies (collection, reports); 0: no split, --test-timeout-factor × the whole count")
-	fl.DurationVar(&f.harnessFloor, "test-timeout-harness-floor", corpus.DefaultHarnessFloor, "CPU limits: the least allowance for pytest's collection and reports of a run")
-	fl.DurationVar(&f.programFloor, "test-timeout-program-floor", corpus.DefaultProgramFloor, "CPU limits: the least budget of the program's own code in a run (its import and test bodies: --test-timeout-factor × the reference's), within the run's limit; a loop ends there (0: no such budget)")
-	fl.Float64Var(&f.programHarnessFactor, "test-timeout-program-harness-factor", corpus.DefaultProgramHarnessFactor, "CPU limits: scale the program's floor to the machine: min(--test-timeout-program-floor, this many times the reference's CPU outside its import and test bodies) (0: the fixed floor)")
-	fl.DurationVar(&f.wallFloor, "test-timeout-wall-floor", corpus.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
-	fl.Float64Var(&f.wallFactor, "test-timeout-wall-factor", corpus.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
+	fl.DurationVar(&f.floor, "test-timeout-floor", limits.DefaultCPUFloor, fmt.Sprintf("adaptive limit: the least limit of a task (with --test-timeout-clock wall the default is %v)", limits.DefaultTimeoutFloor))
+	fl.Float64Var(&f.factor, "test-timeout-factor", limits.DefaultCPUFactor, "adaptive limit: this many times the CPU of the reference's import and test bodies (median run; the whole count with --test-timeout-harness-factor 0, the wall time with --test-timeout-clock wall)")
+	fl.DurationVar(&f.cap, "test-timeout-cap", limits.DefaultCPUCap, "adaptive limit: the largest limit of a task (and the limit of the reference runs)")
+	fl.Float64Var(&f.harnessFactor, "test-timeout-harness-factor", limits.DefaultHarnessFactor, "CPU limits: pytest's allowance is this many times the reference's CPU outside its import and test bodies (collection, reports); 0: no split, --test-timeout-factor × the whole count")
+	fl.DurationVar(&f.harnessFloor, "test-timeout-harness-floor", limits.DefaultHarnessFloor, "CPU limits: the least allowance for pytest's collection and reports of a run")
+	fl.DurationVar(&f.programFloor, "test-timeout-program-floor", limits.DefaultProgramFloor, "CPU limits: the least budget of the program's own code in a run (its import and test bodies: --test-timeout-factor × the reference's), within the run's limit; a loop ends there (0: no such budget)")
+	fl.Float64Var(&f.programHarnessFactor, "test-timeout-program-harness-factor", limits.DefaultProgramHarnessFactor, "CPU limits: scale the program's floor to the machine: min(--test-timeout-program-floor, this many times the reference's CPU outside its import and test bodies) (0: the fixed floor)")
+	fl.DurationVar(&f.wallFloor, "test-timeout-wall-floor", limits.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
+	fl.Float64Var(&f.wallFactor, "test-timeout-wall-factor", limits.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
 }
 
 // limits checks the flags and returns the limits they give (bad input on
 // a bad value). On the CPU clock every adaptive flag counts (its default
 // is the CPU default); on the wall clock only the flags given do, so the
 // wall-clock defaults hold.
-func (f timeLimitFlags) limits() (corpus.TimeLimits, error) {
+func (f timeLimitFlags) limits() (limits.TimeLimits, error) {
 	if f.fixed < 0 {
-		return corpus.TimeLimits{}, badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.fixed)
+		return limits.TimeLimits{}, badInput("--test-timeout %v: want a positive limit, or 0 for adaptive limits", f.fixed)
 	}
-	var l corpus.TimeLimits
+	var l limits.TimeLimits
 	switch f.clock {
-	case corpus.ClockCPU:
-		l = corpus.DefaultTimeLimits()
-	case corpus.ClockWall:
-		l = corpus.DefaultWallTimeLimits()
+	case limits.ClockCPU:
+		l = limits.DefaultTimeLimits()
+	case limits.ClockWall:
+		l = limits.DefaultWallTimeLimits()
 	default:
 		return l, badInput("--test-timeout-clock %q: want cpu or wall", f.clock)
 	}
 	set := func(name string, apply func()) {
-		if f.adaptive && (f.changed(name) || f.clock == corpus.ClockCPU) {
+		if f.adaptive && (f.changed(name) || f.clock == limits.ClockCPU) {
 			apply()
 		}
 	}

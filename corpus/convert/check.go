@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"triage/corpus"
+	"triage/corpus/build"
+	"triage/corpus/limits"
 )
 
 // License is the licence of both sources (recorded in every task).
@@ -29,7 +31,7 @@ type Options struct {
 	// Workers is the number of tasks checked at once (at least 1).
 	Workers int
 	// Limits time each reference as `tasks validate` does.
-	Limits corpus.TimeLimits
+	Limits limits.TimeLimits
 	// SlowFactor leaves out a task whose reference's CPU is above this many
 	// times the median of the converted tasks (0: DefaultSlowFactor).
 	SlowFactor float64
@@ -108,7 +110,7 @@ func (rep *Report) skip(s Skipped) {
 // times the median of those that pass, is recorded in rep.
 func keepValid(ctx context.Context, exec corpus.Executor, tasks []corpus.Task, o Options, rep *Report) ([]corpus.Task, error) {
 	rep.Converted = len(tasks)
-	checks, err := corpus.CheckTasks(ctx, exec, tasks, corpus.CheckOptions{ReferenceRuns: 1, Limits: o.Limits}, max(o.Workers, 1), o.Progress)
+	checks, err := build.CheckTasks(ctx, exec, tasks, build.CheckOptions{ReferenceRuns: 1, Limits: o.Limits}, max(o.Workers, 1), o.Progress)
 	if err != nil {
 		return nil, fmt.Errorf("check %s tasks: %w", rep.Source, err)
 	}
@@ -151,7 +153,7 @@ func keepValid(ctx context.Context, exec corpus.Executor, tasks []corpus.Task, o
 
 // checkReason is the category of a failed check: no test collected, or the
 // reference's run status ("reference fails (timeout)").
-func checkReason(c corpus.TaskCheck) string {
+func checkReason(c build.TaskCheck) string {
 	p := c.Reason()
 	switch {
 	case strings.Contains(p, "collects no test"):

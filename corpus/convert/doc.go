@@ -1,8 +1,12 @@
-// Package convert turns public Python repositories, read from a checked-out
-// folder at a pinned commit, into task files (corpus.Task), keeping only
-// what the sandbox confirms. Each source has its own file:
+// Package convert turns public Python task sets into task files
+// (corpus.Task), keeping only what the sandbox confirms. Each source has its
+// own file:
 //
-//   - exercism.go: Exercism's Python track (github.com/exercism/python,
+//   - mbpp.go, mbppfile.go: MBPP (Austin et al., CC-BY-4.0), read from its
+//     mbpp.jsonl: one task per MBPP task, its test file one pytest function
+//     per assert, with MBPP's own split (docs/tasks.md).
+//   - exercism.go (read, as thealgorithms.go, from a checked-out folder at
+//     a pinned commit): Exercism's Python track (github.com/exercism/python,
 //     MIT). One task per practice exercise: the exercise's
 //     .meta/example.py is the reference, its unittest file the tests, with
 //     its import of the exercise module rewritten to `solution`
@@ -17,13 +21,13 @@
 //     literal (ParseWant), the printed text otherwise, or the exception
 //     raised.
 //
-// check.go runs what both share: every converted task goes through the
-// checks `triage tasks validate` runs (corpus.CheckTasks), tasks that fail
+// check.go runs what Exercism and TheAlgorithms share: every converted task goes through the
+// checks `triage tasks validate` runs (build.CheckTasks), tasks that fail
 // them or whose reference is much slower than the others' are left out,
 // and the report lists what was left out and why. Tasks carry their source,
 // licence, origin (a URL with the upstream commit) and a split written out
 // by corpus.SplitFor, so a file does not depend on the hash rule staying the
 // same.
 //
-// Imports: corpus only.
+// Imports: corpus, corpus/limits and corpus/build (the input checks).
 package convert

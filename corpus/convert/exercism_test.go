@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/limits"
 )
 
 const fakeCommit = "0123456789abcdef0123456789abcdef01234567"
@@ -73,7 +74,7 @@ func TestConvertExercism(t *testing.T) {
 		return fakeRun(program, tests, map[string]string{"score": "fail", "leap_year": "slow"}), nil
 	})
 	tasks, rep, err := ConvertExercism(context.Background(), exec, "testdata/exercism", Options{Commit: fakeCommit, Workers: 2,
-		Limits: corpus.DefaultTimeLimits(), SlowFactor: 3})
+		Limits: limits.DefaultTimeLimits(), SlowFactor: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

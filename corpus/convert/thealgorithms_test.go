@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/limits"
 )
 
 const python = "/usr/bin/python3"
@@ -125,7 +126,7 @@ func TestConvertTheAlgorithms(t *testing.T) {
 		}
 		return ex, nil
 	})
-	o := Options{Commit: fakeCommit, Workers: 2, Limits: corpus.DefaultTimeLimits(), Python: python}
+	o := Options{Commit: fakeCommit, Workers: 2, Limits: limits.DefaultTimeLimits(), Python: python}
 	tasks, rep, err := ConvertTheAlgorithms(context.Background(), exec, "testdata/thealgorithms", o)
 	if err != nil {
 		t.Fatal(err)

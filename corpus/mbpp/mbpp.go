@@ -1,7 +1,7 @@
 // Package mbpp embeds MBPP (Austin et al. 2021, "Program Synthesis with
 // Large Language Models"; CC-BY-4.0; mbpp/mbpp.jsonl of
 // github.com/google-research/google-research) converted to the task format
-// by `triage tasks convert --from mbpp` (corpus.ConvertMBPP): the tasks whose
+// by `triage tasks convert --from mbpp` (convert.ConvertMBPP): the tasks whose
 // reference passes the input checks, MBPP's own splits, source "mbpp".
 // docs/tasks.md gives the command that remakes tasks.jsonl and the sha256 of
 // the original file it was made from.
@@ -12,13 +12,14 @@ import (
 	_ "embed"
 
 	"triage/corpus"
+	"triage/corpus/convert"
 )
 
 //go:embed tasks.jsonl
 var tasksJSONL []byte
 
 // Name is the task-spec word that selects this set on the command line.
-const Name = corpus.MBPPSource
+const Name = convert.MBPPSource
 
 // Commit is the google-research commit whose mbpp/mbpp.jsonl the tasks
 // come from.

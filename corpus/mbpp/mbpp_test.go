@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/convert"
 )
 
 // TestEmbeddedTasks: the shipped file is what `tasks convert --from mbpp`
@@ -34,7 +35,7 @@ func TestEmbeddedTasks(t *testing.T) {
 			t.Errorf("%s after mbpp_%03d: not in MBPP's order", task.ID, prev)
 		}
 		prev = n
-		if task.Split != corpus.MBPPSplit(n) || task.Source != Name || task.License != corpus.MBPPLicense {
+		if task.Split != convert.MBPPSplit(n) || task.Source != Name || task.License != convert.MBPPLicense {
 			t.Errorf("%s: split %q source %q license %q", task.ID, task.Split, task.Source, task.License)
 		}
 		if !strings.HasPrefix(task.Test, "from solution import *\n") || len(testFunc.FindAllString(task.Test, -1)) < 3 {

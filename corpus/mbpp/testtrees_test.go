@@ -3,7 +3,8 @@ package mbpp
 import (
 	"testing"
 
-	"triage/corpus"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
 )
 
 // TestShippedTestTrees: the corpus `make demo` ranks the policies on holds
@@ -11,7 +12,7 @@ import (
 // per task, enough with a fix to rank, and its manifest names the build.
 func TestShippedTestTrees(t *testing.T) {
 	const dir = "test-trees"
-	man, err := corpus.ReadManifest(dir + "/manifest.json")
+	man, err := manifest.ReadManifest(dir + "/manifest.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestShippedTestTrees(t *testing.T) {
 	for _, task := range tasks {
 		split[task.ID] = task.Split
 	}
-	trees, err := corpus.LoadTrees(dir)
+	trees, err := shard.LoadTrees(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

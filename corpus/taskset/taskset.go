@@ -18,6 +18,7 @@ import (
 
 	"triage/corpus"
 	"triage/corpus/bundled"
+	"triage/corpus/convert"
 	"triage/corpus/exercism"
 	"triage/corpus/mbpp"
 	"triage/corpus/thealgorithms"
@@ -44,7 +45,7 @@ const ThisRepository = "this repository"
 func Sources() []Source {
 	return []Source{
 		{Name: bundled.Name, License: ThisRepository, Commit: ThisRepository, Origin: "corpus/bundled/src", Load: bundled.Tasks},
-		{Name: mbpp.Name, License: corpus.MBPPLicense, Commit: mbpp.Commit, Origin: corpus.MBPPOrigin, Load: mbpp.Tasks},
+		{Name: mbpp.Name, License: convert.MBPPLicense, Commit: mbpp.Commit, Origin: convert.MBPPOrigin, Load: mbpp.Tasks},
 		{Name: exercism.Name, License: exercism.License, Commit: exercism.Commit, Origin: exercism.Origin, Load: exercism.Tasks},
 		{Name: thealgorithms.Name, License: thealgorithms.License, Commit: thealgorithms.Commit, Origin: thealgorithms.Origin, Load: thealgorithms.Tasks},
 	}

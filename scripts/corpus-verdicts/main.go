@@ -17,7 +17,7 @@ import (
 	"sort"
 	"strings"
 
-	"triage/corpus"
+	"triage/corpus/shard"
 )
 
 type key struct{ tree, program string }
@@ -29,7 +29,7 @@ var (
 
 func statuses(dir string) (map[key]string, error) {
 	out := map[key]string{}
-	err := corpus.ScanTrees([]string{dir}, func(rows []corpus.NodeRow) error {
+	err := shard.ScanTrees([]string{dir}, func(rows []shard.NodeRow) error {
 		for _, r := range rows {
 			s := r.Status
 			if withFeedback {

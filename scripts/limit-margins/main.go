@@ -17,8 +17,11 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/corpus/bundled"
+	"triage/corpus/limits"
 	"triage/corpus/mbpp"
+	"triage/corpus/shard"
 	"triage/search/sandbox"
 )
 
@@ -34,7 +37,7 @@ func main() {
 }
 
 func run(dirs []string) error {
-	trees, err := corpus.LoadTrees(dirs...)
+	trees, err := shard.LoadTrees(dirs...)
 	if err != nil {
 		return err
 	}
@@ -54,8 +57,8 @@ func run(dirs []string) error {
 	}
 	defer pool.Close()
 	ctx := context.Background()
-	limits := corpus.DefaultTimeLimits()
-	checks := map[string]corpus.TaskCheck{}
+	limits := limits.DefaultTimeLimits()
+	checks := map[string]build.TaskCheck{}
 	seen := map[[2]string]bool{}
 	type run struct{ task, program string }
 	var runs []run
@@ -65,7 +68,7 @@ func run(dirs []string) error {
 			return fmt.Errorf("tree %s: task %s is neither a bundled nor an MBPP task", tr.ID, tr.TaskID)
 		}
 		if _, ok := checks[tr.TaskID]; !ok {
-			c, err := corpus.CheckTask(ctx, pool, task, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits, Coverage: true})
+			c, err := build.CheckTask(ctx, pool, task, build.CheckOptions{ReferenceRuns: 3, Limits: limits, Coverage: true})
 			if err != nil {
 				return fmt.Errorf("check task %s: %w", tr.TaskID, err)
 			}

@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/model/priority"
 	"triage/policy"
 	"triage/search/eval"
@@ -150,7 +151,7 @@ func et(trees []*corpus.Tree, p policy.Policy) float64 {
 }
 
 func load(dirs string) []*corpus.Tree {
-	trees, err := corpus.LoadTrees(strings.Split(dirs, ",")...)
+	trees, err := shard.LoadTrees(strings.Split(dirs, ",")...)
 	if err != nil {
 		log.Fatal(err)
 	}

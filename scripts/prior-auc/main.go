@@ -34,6 +34,7 @@ import (
 	"text/tabwriter"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/corpus/taskset"
 	"triage/model"
 	"triage/model/codeprior"
@@ -173,7 +174,7 @@ func ngramRows(edges []edge, inTrees map[string]bool, own, other string, folds, 
 
 // loadEdges reads every expanded edge whose child holds a program.
 func loadEdges(dirs []string, fromText bool) ([]edge, []string) {
-	trees, err := corpus.LoadTrees(dirs...)
+	trees, err := shard.LoadTrees(dirs...)
 	if err != nil {
 		log.Fatal(err)
 	}

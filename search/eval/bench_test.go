@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"triage/corpus"
+	"triage/corpus/shard"
 )
 
 // BenchmarkEvaluate replays the eight baselines (10 seeds for the
@@ -20,7 +20,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	dir := os.Getenv("TRIAGE_BENCH_CORPUS")
 	if dir == "" {
 		dir = b.TempDir()
-		writeCorpus(b, dir, testTrees(200), 25, corpus.DefaultRowsPerGroup)
+		writeCorpus(b, dir, testTrees(200), 25, shard.DefaultRowsPerGroup)
 	}
 	pols := baselines(b)
 	runtime.GC()
@@ -29,7 +29,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	var peak, live uint64
 	start := time.Now()
 	for b.Loop() {
-		r, err := corpus.OpenTrees([]string{dir}, corpus.ReadOptions{Columns: ColumnsFor(pols)})
+		r, err := shard.OpenTrees([]string{dir}, shard.ReadOptions{Columns: ColumnsFor(pols)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,7 +3,7 @@
 // standard error from a bootstrap clustered by task (policy.Summarize).
 // Tune picks a policy's hyperparameters from a grid the same way.
 //
-// Trees are read one at a time from a Source (a corpus.TreeReader, which
+// Trees are read one at a time from a Source (a shard.TreeReader, which
 // decodes only the columns a replay needs), replayed by every policy and
 // seed on a pool of workers, and dropped; what is kept per tree is a few
 // numbers per replay, merged in the order the trees were read. Memory is
@@ -29,21 +29,22 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/policy"
 	"triage/search"
 )
 
 // Source yields the trees to evaluate one at a time; Next returns io.EOF
-// after the last. A *corpus.TreeReader is one.
+// after the last. A *shard.TreeReader is one.
 type Source interface {
 	Next() (*corpus.Tree, error)
 }
 
 // Projected is implemented by sources that decode only some columns
-// (corpus.TreeReader); Evaluate checks that they decode what the policies
+// (shard.TreeReader); Evaluate checks that they decode what the policies
 // read.
 type Projected interface {
-	Columns() corpus.Columns
+	Columns() shard.Columns
 }
 
 // Trees returns a Source over trees held in memory.
@@ -126,13 +127,13 @@ type budgeted interface {
 
 // ColumnsFor returns the projection a replay of pols reads: the scorer's
 // text when a scored policy (learned, hybrid) is among them, no text otherwise.
-func ColumnsFor(pols []Policy) corpus.Columns {
+func ColumnsFor(pols []Policy) shard.Columns {
 	for _, p := range pols {
 		if readsText(p.Policy) {
-			return corpus.ScorerColumns
+			return shard.ScorerColumns
 		}
 	}
-	return corpus.ReplayColumns
+	return shard.ReplayColumns
 }
 
 // readsText reports whether p scores edges from their text (policy.Input):

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"triage/corpus"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
 	"triage/model/priority"
 	"triage/policy"
 	"triage/policy/policytest"
@@ -41,11 +43,11 @@ func testTrees(n int) []*corpus.Tree {
 func writeCorpus(t testing.TB, dir string, trees []*corpus.Tree, perShard int, rowsPerGroup int64) {
 	t.Helper()
 	for s := 0; s*perShard < len(trees); s++ {
-		fh, err := os.Create(filepath.Join(dir, corpus.ShardFileName(s)))
+		fh, err := os.Create(filepath.Join(dir, manifest.ShardFileName(s)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := corpus.NewShardWriter(fh, corpus.WriterOptions{RowsPerGroup: rowsPerGroup})
+		w := shard.NewShardWriter(fh, shard.WriterOptions{RowsPerGroup: rowsPerGroup})
 		for i, tr := range trees[s*perShard : min(len(trees), (s+1)*perShard)] {
 			if err := w.WriteTree(tr, i); err != nil {
 				t.Fatal(err)
@@ -143,9 +145,9 @@ func cmpString(a, b string) int {
 }
 
 // open returns a corpus reader of dir.
-func open(t *testing.T, dir string, c corpus.Columns, files int) *corpus.TreeReader {
+func open(t *testing.T, dir string, c shard.Columns, files int) *shard.TreeReader {
 	t.Helper()
-	r, err := corpus.OpenTrees([]string{dir}, corpus.ReadOptions{Split: corpus.SplitTest, Columns: c, Files: files})
+	r, err := shard.OpenTrees([]string{dir}, shard.ReadOptions{Split: corpus.SplitTest, Columns: c, Files: files})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +201,7 @@ func TestEvaluateLearnedNeedsText(t *testing.T) {
 	dir := t.TempDir()
 	writeCorpus(t, dir, testTrees(4), 4, 1024)
 	pols := []Policy{learned(t)}
-	if ColumnsFor(pols) != corpus.ScorerColumns || ColumnsFor(baselines(t)) != corpus.ReplayColumns {
+	if ColumnsFor(pols) != shard.ScorerColumns || ColumnsFor(baselines(t)) != shard.ReplayColumns {
 		t.Fatalf("ColumnsFor: %v, %v", ColumnsFor(pols), ColumnsFor(baselines(t)))
 	}
 	hybrid, err := policy.NewHybrid(textScorer, nil)
@@ -207,22 +209,22 @@ func TestEvaluateLearnedNeedsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The hybrid reads the same text, alone or beside baselines.
-	if got := ColumnsFor(append(baselines(t), Policy{Policy: hybrid})); got != corpus.ScorerColumns {
+	if got := ColumnsFor(append(baselines(t), Policy{Policy: hybrid})); got != shard.ScorerColumns {
 		t.Errorf("ColumnsFor(baselines, hybrid) = %v, want the scorer's columns", got)
 	}
-	if _, err := Evaluate(context.Background(), open(t, dir, corpus.ReplayColumns, 1), []Policy{{Policy: hybrid}}, Options{}); err == nil {
+	if _, err := Evaluate(context.Background(), open(t, dir, shard.ReplayColumns, 1), []Policy{{Policy: hybrid}}, Options{}); err == nil {
 		t.Error("hybrid policy evaluated on trees without text")
 	}
-	if _, err := Evaluate(context.Background(), open(t, dir, corpus.ReplayColumns, 1), pols, Options{}); err == nil {
+	if _, err := Evaluate(context.Background(), open(t, dir, shard.ReplayColumns, 1), pols, Options{}); err == nil {
 		t.Error("learned policy evaluated on trees without text")
 	}
 	// Hidden behind a plain Source, trees without text give other figures.
 	opts := Options{Resamples: 1}
-	blind, err := Evaluate(context.Background(), struct{ Source }{open(t, dir, corpus.ReplayColumns, 1)}, pols, opts)
+	blind, err := Evaluate(context.Background(), struct{ Source }{open(t, dir, shard.ReplayColumns, 1)}, pols, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seeing, err := Evaluate(context.Background(), open(t, dir, corpus.ScorerColumns, 1), pols, opts)
+	seeing, err := Evaluate(context.Background(), open(t, dir, shard.ScorerColumns, 1), pols, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/policy"
 	"triage/search/eval"
 )
@@ -23,8 +24,8 @@ func ExampleEvaluate() {
 		}
 		pols = append(pols, eval.Policy{Policy: p})
 	}
-	src, err := corpus.OpenTrees([]string{"out/demo/corpus"},
-		corpus.ReadOptions{Split: corpus.SplitVal, Columns: eval.ColumnsFor(pols)})
+	src, err := shard.OpenTrees([]string{"out/demo/corpus"},
+		shard.ReadOptions{Split: corpus.SplitVal, Columns: eval.ColumnsFor(pols)})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"triage/corpus"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
 )
 
 // watchHeap samples the heap every millisecond until the returned function
@@ -64,7 +65,7 @@ func TestEvaluateShardOverMemoryBudget(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeCorpus(t, dir, trees, len(trees), 64)
-	info, err := corpus.InspectShard(filepath.Join(dir, corpus.ShardFileName(0)))
+	info, err := shard.InspectShard(filepath.Join(dir, manifest.ShardFileName(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestEvaluateShardOverMemoryBudget(t *testing.T) {
 	runtime.GC() // and the victim caches of the writer's pools
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget))
 	peak := watchHeap()
-	got, err := Evaluate(context.Background(), open(t, dir, corpus.ScorerColumns, 1), pols, opts)
+	got, err := Evaluate(context.Background(), open(t, dir, shard.ScorerColumns, 1), pols, opts)
 	p, live := peak()
 	if err != nil {
 		t.Fatal(err)

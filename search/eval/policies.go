@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/policy"
 )
 
@@ -120,8 +121,8 @@ func (l *SharedScorer) Close() {
 
 // OpenSplit opens a reader of one split's trees that decodes what pols
 // read.
-func OpenSplit(dirs []string, split string, pols []Policy) (*corpus.TreeReader, error) {
-	return corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, Columns: ColumnsFor(pols)})
+func OpenSplit(dirs []string, split string, pols []Policy) (*shard.TreeReader, error) {
+	return shard.OpenTrees(dirs, shard.ReadOptions{Split: split, Columns: ColumnsFor(pols)})
 }
 
 // NoTreesInput turns ErrNoTrees into bad input naming the corpus and split.

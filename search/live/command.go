@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/limits"
 	"triage/search/eval"
 	"triage/search/eval/report"
 	"triage/search/proposer/setup"
@@ -40,7 +41,7 @@ type Config struct {
 	// from each task's reference) and SandboxLimits (whether the sandbox
 	// may run without its cgroup limits).
 	Roots, Workers int
-	Limits         corpus.TimeLimits
+	Limits         limits.TimeLimits
 	SandboxLimits  sandbox.LimitsPolicy
 	// Resamples of the bootstrap; Out, when set, receives the trees.
 	Resamples int

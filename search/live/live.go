@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/policy"
 	"triage/search"
 	"triage/search/eval/report"
@@ -296,7 +297,7 @@ func searchTask(ctx context.Context, methods []Method, exec corpus.Executor, o O
 	if len(roots) == 0 {
 		// The same call as corpus build's, so root i is the corpus's root i.
 		var err error
-		roots, err = mutate.Inject(ctx, task, corpus.NewCachedExecutor(exec), o.Roots, corpus.TaskSeed(o.Seed, task.ID))
+		roots, err = mutate.Inject(ctx, task, build.NewCachedExecutor(exec), o.Roots, build.TaskSeed(o.Seed, task.ID))
 		if err != nil {
 			if ctx.Err() != nil {
 				return o.Roots * len(methods)
@@ -314,7 +315,7 @@ func searchTask(ctx context.Context, methods []Method, exec corpus.Executor, o O
 	for ri, r := range methods {
 		// One execution cache per task and run: a run's wall time does not
 		// profit from another's test runs.
-		cache := corpus.NewCachedExecutor(exec)
+		cache := build.NewCachedExecutor(exec)
 		for i, root := range roots {
 			if ctx.Err() != nil {
 				return (len(methods)-ri)*len(roots) - i

@@ -8,10 +8,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
-	"triage/corpus"
-	"triage/search/eval/report"
 
 	"github.com/schollz/progressbar/v3"
+
+	"triage/corpus"
+	"triage/corpus/build"
+	"triage/corpus/limits"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
+	"triage/search/eval/report"
 )
 
 // AdaptiveLimits runs the input checks of corpus build on every task (the
@@ -20,9 +25,9 @@ import (
 // fraction of a second and a live search reproduces the corpus tree's
 // verdicts. It returns the tasks that pass; the others are left out with a
 // warning.
-func AdaptiveLimits(ctx context.Context, exec corpus.Executor, tasks []corpus.Task, limits corpus.TimeLimits, workers int, coverage bool, into map[string]corpus.RunOptions) ([]corpus.Task, error) {
+func AdaptiveLimits(ctx context.Context, exec corpus.Executor, tasks []corpus.Task, limits limits.TimeLimits, workers int, coverage bool, into map[string]corpus.RunOptions) ([]corpus.Task, error) {
 	start := time.Now()
-	checks, err := corpus.CheckTasks(ctx, exec, tasks, corpus.CheckOptions{ReferenceRuns: corpus.DefaultReferenceRuns,
+	checks, err := build.CheckTasks(ctx, exec, tasks, build.CheckOptions{ReferenceRuns: build.DefaultReferenceRuns,
 		Limits: limits, Coverage: coverage}, workers, nil)
 	if err != nil {
 		return nil, fmt.Errorf("input checks: %w", err)
@@ -50,14 +55,14 @@ func CheckOut(out string) error {
 	if _, err := os.Stat(out); err != nil {
 		return nil
 	}
-	shards, err := corpus.ListShards(out)
+	shards, err := shard.ListShards(out)
 	if err != nil {
 		return corpus.Invalid("{Out} %s: %v", out, err)
 	}
 	if len(shards) > 0 {
 		return corpus.Invalid("{Out} %s already holds a corpus (%d shards): use a new folder", out, len(shards))
 	}
-	if _, err := os.Stat(out + "/" + corpus.ManifestName(0, 1)); err == nil {
+	if _, err := os.Stat(out + "/" + manifest.ManifestName(0, 1)); err == nil {
 		return corpus.Invalid("{Out} %s already holds a manifest: use a new folder", out)
 	}
 	return nil
@@ -135,11 +140,11 @@ func writeTreeCorpus(dir string, rs []*RootResult, rep *Report, numTasks, roots 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return corpus.FieldErrorf("{Out}: %w", err)
 	}
-	name := corpus.ShardFileName(0)
+	name := manifest.ShardFileName(0)
 	path := filepath.Join(dir, name)
-	entry := corpus.ShardEntry{Index: 0, File: name, FirstTask: 0, EndTask: numTasks}
+	entry := manifest.ShardEntry{Index: 0, File: name, FirstTask: 0, EndTask: numTasks}
 	err := report.WriteFile(path, func(fh *os.File) error {
-		sw := corpus.NewShardWriter(fh, corpus.WriterOptions{Metadata: map[string]string{"triage.search": rs[0].Method}})
+		sw := shard.NewShardWriter(fh, shard.WriterOptions{Metadata: map[string]string{"triage.search": rs[0].Method}})
 		for _, r := range rs {
 			if err := sw.WriteTree(r.Tree, r.RootIndex); err != nil {
 				return err
@@ -154,16 +159,16 @@ func writeTreeCorpus(dir string, rs []*RootResult, rep *Report, numTasks, roots 
 	if err != nil {
 		return err
 	}
-	info, err := corpus.InspectShard(path)
+	info, err := shard.InspectShard(path)
 	if err != nil {
 		return fmt.Errorf("reopen %s: %w", path, err)
 	}
 	entry.Bytes, entry.UncompressedBytes = info.Bytes, info.UncompressedBytes
 	t := rs[0].Tree
-	man := corpus.Manifest{Schema: corpus.SchemaVersion,
-		Settings: corpus.BuildSettings{K: t.K, D: t.D, Roots: roots, Proposer: t.Proposer, Model: t.Model, Seed: rep.Seed,
-			TasksSource: rep.TasksSource, NumTasks: numTasks, TasksPerShard: numTasks, ShardCount: 1, RowsPerGroup: corpus.DefaultRowsPerGroup},
-		Versions: map[string]string{"go": runtime.Version(), "schema": corpus.SchemaVersion, "search_method": rs[0].Method},
-		Shards:   []corpus.ShardEntry{entry}, Planned: 1, Complete: complete, Rows: entry.Rows, Trees: entry.Trees}
-	return report.WriteJSONFile(filepath.Join(dir, corpus.ManifestName(0, 1)), man)
+	man := manifest.Manifest{Schema: shard.SchemaVersion,
+		Settings: manifest.BuildSettings{K: t.K, D: t.D, Roots: roots, Proposer: t.Proposer, Model: t.Model, Seed: rep.Seed,
+			TasksSource: rep.TasksSource, NumTasks: numTasks, TasksPerShard: numTasks, ShardCount: 1, RowsPerGroup: shard.DefaultRowsPerGroup},
+		Versions: map[string]string{"go": runtime.Version(), "schema": shard.SchemaVersion, "search_method": rs[0].Method},
+		Shards:   []manifest.ShardEntry{entry}, Planned: 1, Complete: complete, Rows: entry.Rows, Trees: entry.Trees}
+	return report.WriteJSONFile(filepath.Join(dir, manifest.ManifestName(0, 1)), man)
 }

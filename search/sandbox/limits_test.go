@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/build"
+	"triage/corpus/limits"
 )
 
 // popcount is a task whose reference loops over bits; its mutant that
@@ -29,17 +31,17 @@ const popcountLoop = "def popcount(n):\n    c = 0\n    while n:\n        c += n 
 func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 	p := ownPool(t, Options{Workers: 1}) // the pool's own limit: the default 10 s
 	ctx := context.Background()
-	limits := corpus.DefaultTimeLimits()
-	check, err := corpus.CheckTask(ctx, p, &popcount, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits, Coverage: true})
+	lim := limits.DefaultTimeLimits()
+	check, err := build.CheckTask(ctx, p, &popcount, build.CheckOptions{ReferenceRuns: 3, Limits: lim, Coverage: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !check.Valid() || check.Limit < limits.Floor || check.Limit >= limits.Cap {
-		t.Fatalf("check %+v: want a valid task with a limit in [floor %v, cap %v)", check, limits.Floor, limits.Cap)
+	if !check.Valid() || check.Limit < lim.Floor || check.Limit >= lim.Cap {
+		t.Fatalf("check %+v: want a valid task with a limit in [floor %v, cap %v)", check, lim.Floor, lim.Cap)
 	}
 	for _, cov := range []bool{false, true} {
 		start := time.Now()
-		ex, err := p.RunWith(ctx, popcountLoop, popcount.Test, withCoverage(limits.Run(check.Limit), cov))
+		ex, err := p.RunWith(ctx, popcountLoop, popcount.Test, withCoverage(lim.Run(check.Limit), cov))
 		took := time.Since(start)
 		if err != nil {
 			t.Fatal(err)
@@ -48,7 +50,7 @@ func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 			t.Errorf("coverage %v: status %s pass rate %v, want timeout", cov, ex.Status, ex.PassRate)
 		}
 		margin := outerGrace + time.Second
-		if took > limits.Backstop(check.Limit)+margin {
+		if took > lim.Backstop(check.Limit)+margin {
 			t.Errorf("coverage %v: the looping mutant took %v, more than its limit %v plus the kill margin %v", cov, took, check.Limit, margin)
 		}
 		t.Logf("coverage %v: reference %.1f ms, limit %v, looping mutant returned %s after %v", cov, check.ReferenceMS, check.Limit, ex.Status, took.Round(time.Millisecond))
@@ -56,7 +58,7 @@ func TestAdaptiveLimitStopsLoopingMutant(t *testing.T) {
 	// The reference itself still passes under its limit, with and without
 	// coverage, and per-run coverage is what was asked for.
 	for _, cov := range []bool{false, true} {
-		ex, err := p.RunWith(ctx, popcount.Solution, popcount.Test, withCoverage(limits.Run(check.Limit), cov))
+		ex, err := p.RunWith(ctx, popcount.Solution, popcount.Test, withCoverage(lim.Run(check.Limit), cov))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +135,7 @@ func TestCPULimit(t *testing.T) {
 func TestSplitLimits(t *testing.T) {
 	p := ownPool(t, Options{Workers: 1})
 	ctx := context.Background()
-	limits := corpus.DefaultTimeLimits()
+	lim := limits.DefaultTimeLimits()
 	// A reference whose tests do measurable work of their own, so that the
 	// program's part of its count is well above the clock's tick.
 	busy := corpus.Task{ID: "busy",
@@ -141,20 +143,20 @@ func TestSplitLimits(t *testing.T) {
 		Test:     "from solution import total\n\ndef test_big():\n    assert total(300000) == sum(i * i for i in range(300000))\n"}
 	spin := "while True:\n    pass\n"
 	for _, task := range []corpus.Task{popcount, busy} {
-		check, err := corpus.CheckTask(ctx, p, &task, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits})
+		check, err := build.CheckTask(ctx, p, &task, build.CheckOptions{ReferenceRuns: 3, Limits: lim})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !check.Valid() || check.HarnessMS <= 0 || check.ProgramMS+check.HarnessMS > check.ReferenceMS+1e-9 {
 			t.Fatalf("%s: check %+v: want a valid task with the reference's program and harness parts", task.ID, check)
 		}
-		if want := limits.LimitOf(corpus.RefTime{MS: check.ReferenceMS, ProgramMS: check.ProgramMS}); check.Limit != want {
+		if want := lim.LimitOf(limits.RefTime{MS: check.ReferenceMS, ProgramMS: check.ProgramMS}); check.Limit != want {
 			t.Errorf("%s: limit %v, want %v from the split", task.ID, check.Limit, want)
 		}
 		if task.ID == "busy" && check.ProgramMS <= 0 {
 			t.Errorf("busy: the program's part %v ms, want > 0", check.ProgramMS)
 		}
-		ro := limits.Run(check.Limit)
+		ro := lim.Run(check.Limit)
 		for i := 0; i < 5; i++ {
 			ex, err := p.RunWith(ctx, task.Solution, task.Test, ro)
 			if err != nil {
@@ -212,7 +214,7 @@ func TestErrorPathsFitTheLimit(t *testing.T) {
 	task := corpus.Task{ID: "tiny", Solution: "def f():\n    return 1\n", Test: test,
 		Roots: []string{"def f(:\n", "import nonexistent_module_for_the_test\n"}}
 	for i := range 12 {
-		c, err := corpus.CheckTask(context.Background(), p, &task, corpus.CheckOptions{ReferenceRuns: 3, Limits: corpus.DefaultTimeLimits()})
+		c, err := build.CheckTask(context.Background(), p, &task, build.CheckOptions{ReferenceRuns: 3, Limits: limits.DefaultTimeLimits()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,15 +235,15 @@ func TestErrorPathsFitTheLimit(t *testing.T) {
 func TestProgramBudget(t *testing.T) {
 	p := ownPool(t, Options{Workers: 1})
 	ctx := context.Background()
-	limits := corpus.DefaultTimeLimits()
-	check, err := corpus.CheckTask(ctx, p, &popcount, corpus.CheckOptions{ReferenceRuns: 3, Limits: limits})
+	lim := limits.DefaultTimeLimits()
+	check, err := build.CheckTask(ctx, p, &popcount, build.CheckOptions{ReferenceRuns: 3, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !check.Valid() || check.ProgramLimit <= 0 || check.ProgramLimit >= check.Limit {
 		t.Fatalf("check %+v: want a valid task with a program budget below its limit", check)
 	}
-	ro := check.RunOptions(limits)
+	ro := check.RunOptions(lim)
 	for i := range 5 {
 		ex, err := p.RunWith(ctx, popcount.Solution, popcount.Test, ro)
 		if err != nil {

@@ -3,7 +3,7 @@ package sandbox
 import (
 	"fmt"
 
-	"triage/corpus"
+	"triage/corpus/limits"
 )
 
 // Start starts the pool a command runs its programs in: workers concurrent
@@ -11,7 +11,7 @@ import (
 // the one limits measure with (the fixed limit, else the cap), so each run
 // chooses its task's limit below it; without, the pool keeps its default.
 // coverage turns on per-test line coverage (the mutate proposer reads it).
-func Start(workers int, lp LimitsPolicy, limits *corpus.TimeLimits, coverage bool) (*Pool, error) {
+func Start(workers int, lp LimitsPolicy, limits *limits.TimeLimits, coverage bool) (*Pool, error) {
 	o := DefaultOptions()
 	o.Workers, o.Limits, o.Coverage = workers, lp, coverage
 	if limits != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/policy"
 	"triage/search/serve"
 	"triage/search/serve/api"
@@ -395,7 +396,7 @@ func TestDurableLearnedStaysOnItsScorer(t *testing.T) {
 	if len(desc.Outstanding) != len(a.Edges) {
 		t.Errorf("deleted on another scorer: outstanding %v, asked %v", desc.Outstanding, a.Edges)
 	}
-	trees, err := corpus.LoadTrees(dir)
+	trees, err := shard.LoadTrees(dir)
 	if err != nil || len(trees) != 1 {
 		t.Fatalf("exported %d trees: %v", len(trees), err)
 	}
@@ -434,14 +435,14 @@ func TestDurableExpiry(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- second.Serve(ctx, ln) }()
 	for ctx.Err() == nil {
-		if trees, _ := corpus.LoadTrees(dir); len(trees) == 1 {
+		if trees, _ := shard.LoadTrees(dir); len(trees) == 1 {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
 	<-done
-	if trees, err := corpus.LoadTrees(dir); err != nil || len(trees) != 1 || trees[0].ID != "serve/"+sess.ID {
+	if trees, err := shard.LoadTrees(dir); err != nil || len(trees) != 1 || trees[0].ID != "serve/"+sess.ID {
 		t.Fatalf("expired session not exported: %v %v", len(trees), err)
 	}
 	if _, err := c.Ask(context.Background(), sess.ID, 1); !isStatus(err, http.StatusNotFound) {

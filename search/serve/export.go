@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 )
 
 // WriteTreeParquet writes t as one corpus shard (the corpus schema, zstd),
-// readable by corpus.LoadTrees, `triage eval`, DuckDB and pyarrow.
+// readable by shard.LoadTrees, `triage eval`, DuckDB and pyarrow.
 func WriteTreeParquet(w io.Writer, t *corpus.Tree, rootIndex int) error {
-	sw := corpus.NewShardWriter(w, corpus.WriterOptions{Metadata: map[string]string{"triage.source": "serve"}})
+	sw := shard.NewShardWriter(w, shard.WriterOptions{Metadata: map[string]string{"triage.source": "serve"}})
 	if err := sw.WriteTree(t, rootIndex); err != nil {
 		return err
 	}
@@ -21,7 +22,7 @@ func WriteTreeParquet(w io.Writer, t *corpus.Tree, rootIndex int) error {
 }
 
 // SessionFileName is the shard file of a saved session; it matches
-// corpus.ShardGlob, so a sessions folder is a corpus folder.
+// shard.ShardGlob, so a sessions folder is a corpus folder.
 func SessionFileName(id string) string { return "part-session-" + id + ".parquet" }
 
 // handleTree exports a session's tree so far: ?format=json (default, the

@@ -10,11 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"triage/search/serve/api"
 
 	"triage/corpus"
+	"triage/corpus/manifest"
+	"triage/corpus/shard"
 	"triage/policy"
 	"triage/search/serve"
+	"triage/search/serve/api"
 )
 
 func TestSessionLifecycle(t *testing.T) {
@@ -249,10 +251,10 @@ func TestTreeExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	pdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(pdir, corpus.ShardFileName(0)), pq, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(pdir, manifest.ShardFileName(0)), pq, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := corpus.LoadTrees(pdir)
+	loaded, err := shard.LoadTrees(pdir)
 	if err != nil || len(loaded) != 1 {
 		t.Fatalf("load the exported shard: %v", err)
 	}
@@ -268,7 +270,7 @@ func TestTreeExport(t *testing.T) {
 	if _, err := f.c.DeleteSession(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	saved, err := corpus.LoadTrees(dir)
+	saved, err := shard.LoadTrees(dir)
 	if err != nil || len(saved) != 1 {
 		t.Fatalf("load the sessions folder: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/search/proposer/openai"
 	"triage/search/proposer/openai/openaitest"
 )
@@ -205,7 +206,7 @@ func TestScriptedSearchMatchesHandComputedUCT(t *testing.T) {
 // checkTree checks that the patch tree survives the corpus schema.
 func checkTree(t *testing.T, res *Result) {
 	t.Helper()
-	back, err := corpus.TreeFromRows(corpus.TreeRows(res.Tree, 0))
+	back, err := shard.TreeFromRows(shard.TreeRows(res.Tree, 0))
 	if err != nil {
 		t.Fatalf("patch tree does not round-trip the corpus schema: %v", err)
 	}

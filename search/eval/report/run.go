@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"triage/corpus"
+	"triage/corpus/shard"
 	"triage/policy"
 	"triage/search/eval"
 )
@@ -70,7 +71,7 @@ func CheckCorpus(dirs []string, split string) error {
 	if err := corpus.CheckSplit(split); err != nil {
 		return err
 	}
-	return corpus.CheckDirs(dirs)
+	return shard.CheckDirs(dirs)
 }
 
 // Run validates o, evaluates the policies on the split and writes the
@@ -192,7 +193,7 @@ func writeEvalHTML(ctx context.Context, rep *Report, viewTree string, pols []eva
 
 // readTree reads the tree with id from the split, every column.
 func readTree(dirs []string, split, id string) (*corpus.Tree, error) {
-	r, err := corpus.OpenTrees(dirs, corpus.ReadOptions{Split: split, TreeID: id, Columns: corpus.AllColumns})
+	r, err := shard.OpenTrees(dirs, shard.ReadOptions{Split: split, TreeID: id, Columns: shard.AllColumns})
 	if err != nil {
 		return nil, err
 	}

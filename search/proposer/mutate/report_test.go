@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"triage/corpus"
+	"triage/corpus/build"
 	"triage/corpus/bundled"
 	"triage/search/sandbox"
 )
@@ -60,10 +61,10 @@ func TestTreeReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	exec := corpus.NewCachedExecutor(pool)
+	exec := build.NewCachedExecutor(pool)
 	ctx := context.Background()
 	prop := New(Options{Seed: seed})
-	cfg := corpus.BuildConfig{K: 3, D: 4, Proposer: prop, Executor: exec, ProposerName: "mutate"}
+	cfg := build.BuildConfig{K: 3, D: 4, Proposer: prop, Executor: exec, ProposerName: "mutate"}
 
 	type job struct {
 		task *corpus.Task
@@ -101,7 +102,7 @@ func TestTreeReport(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			tr, err := corpus.BuildTree(ctx, cfg, j.task, j.i, j.root)
+			tr, err := build.BuildTree(ctx, cfg, j.task, j.i, j.root)
 			if err != nil {
 				mu.Lock()
 				firstErr = err
