@@ -94,6 +94,15 @@ type ProposedEdit struct {
 	Score *float64 `json:"score,omitempty"`
 }
 
+// Equal reports whether e and o are the same edit: text, payload and
+// score (by value; both absent counts as equal).
+func (e ProposedEdit) Equal(o ProposedEdit) bool {
+	if e.Text != o.Text || e.Payload != o.Payload || (e.Score == nil) != (o.Score == nil) {
+		return false
+	}
+	return e.Score == nil || *e.Score == *o.Score
+}
+
 // ProposeRequest asks for a diagnosis and K edits of one program.
 type ProposeRequest struct {
 	Task    *Task

@@ -118,7 +118,7 @@ func sameNode(t *testing.T, what string, at *corpus.Tree, a *corpus.Node, bt *co
 			what, a.ID, a.Depth, a.Exec.Status, a.Exec.PassRate, len(a.Edges), b.ID, b.Depth, b.Exec.Status, b.Exec.PassRate, len(b.Edges))
 	}
 	for i := range a.Edges {
-		if at.Edge(a.Edges[i]).Edit != bt.Edge(b.Edges[i]).Edit {
+		if !at.Edge(a.Edges[i]).Edit.Equal(bt.Edge(b.Edges[i]).Edit) {
 			t.Fatalf("%s: edit %d of live node %d differs from that of corpus node %d", what, i, a.ID, b.ID)
 		}
 	}
