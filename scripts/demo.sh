@@ -9,8 +9,9 @@
 #   5. replay the learned policy and every baseline on it: the table, the learned policy paired
 #      tree by tree with each baseline, JSON and an HTML report with success curves and a tree
 #      viewer that shows the learned policy's ranked frontier,
-#   6. the comparison that can rank: the same replay on the shipped corpus of MBPP test-split trees
-#      (corpus/mbpp/test-trees: MBPP test-split tasks, which no checkpoint trains or tunes on).
+#   6. the comparison that can rank: the same replay on the shipped slices of every task source's
+#      test-split trees (corpus/<source>/test-trees: bundled, MBPP, Exercism, TheAlgorithms; test
+#      tasks, which no checkpoint trains or tunes on), with one row per source.
 # REx's and UCT's constants come from checkpoints/default/baselines.json, tuned on the validation
 # split of the corpus the checkpoint was trained on (make checkpoint); TUNE=1 tunes them here on a
 # val-split corpus instead (a few more minutes).
@@ -63,10 +64,11 @@ step "5/6 replay the learned policy and every baseline on the test split"
 "$BIN" eval --corpus "$OUT/corpus" --split test --params "$PARAMS" --paired learned \
   --json-file "$OUT/eval.json" --report "$OUT/eval.html" | tee "$OUT/eval.md"
 
-step "6/6 replay every policy on the shipped MBPP test-split trees (a comparison that can rank)"
+step "6/6 replay every policy on the shipped test-split trees of every source (a comparison that can rank)"
+RANK=corpus/bundled/test-trees,corpus/mbpp/test-trees,corpus/exercism/test-trees,corpus/thealgorithms/test-trees
 # sed reads to the end: head would exit after 4 lines, and under pipefail the
 # SIGPIPE of a later write would fail the demo (exit 141).
-"$BIN" corpus stats corpus/mbpp/test-trees | sed -n '1,4p'
-"$BIN" eval --corpus corpus/mbpp/test-trees --split test --params "$PARAMS" --paired learned \
+"$BIN" corpus stats ${RANK//,/ } | sed -n '1,4p'
+"$BIN" eval --corpus "$RANK" --split test --params "$PARAMS" --paired learned --by-source \
   --json-file "$OUT/rank.json" | tee "$OUT/rank.md"
 step "done: report $OUT/eval.html  tables $OUT/eval.md, $OUT/rank.md  live search $OUT/live.md"

@@ -19,7 +19,7 @@ import (
 type evalFlags struct {
 	corpus, split, policies, checkpoint, params, budgets string
 	scoreBy                                              string
-	perDepth                                             bool
+	perDepth, bySource                                   bool
 	reportPath, jsonFile, viewTree, viewPolicy           string
 	paired                                               string
 	jsonToFile                                           bool // --json FILE: JSON to FILE, table on stdout
@@ -42,7 +42,8 @@ the validation split).`,
 		Example: `  triage eval --corpus out/corpus --split test --report out/eval.html
   triage eval --corpus out/corpus --policies rex,uct --params out/tuned.json --json
   triage eval --corpus out/corpus --split test --paired learned,hybrid  # tree-by-tree ratios against every other policy
-  triage eval --corpus out/corpus --split test --json out/eval.json   # table on stdout, JSON to the file`,
+  triage eval --corpus out/corpus --split test --json out/eval.json   # table on stdout, JSON to the file
+  triage eval --corpus corpus/bundled/test-trees,corpus/mbpp/test-trees --paired learned --by-source  # a row per source`,
 		Args: jsonFileArgs("--corpus DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -69,6 +70,7 @@ the validation split).`,
 	fl.IntVar(&f.workers, "workers", 0, "parallel replays (0: one per CPU, or 32 with the learned policy)")
 	fl.StringVar(&f.reportPath, "report", "", "write the HTML report to this file")
 	fl.StringVar(&f.paired, "paired", "", "compare these policies (comma-separated, e.g. learned,hybrid) with every other one tree by tree: ratio of E[T] over the trees both solve, 95% interval")
+	fl.BoolVar(&f.bySource, "by-source", false, "also a row per task source (the corpus rows' source): each --paired policy against the baseline with the lowest E[T] on that source's trees")
 	fl.StringVar(&f.jsonFile, "json-file", "", "also write the JSON summary to this file")
 	fl.StringVar(&f.viewTree, "view-tree", "", "tree id shown in the report's viewer (default: the first tree with a fix)")
 	fl.StringVar(&f.viewPolicy, "view-policy", "", "policy shown in the viewer (default: learned if evaluated, else passrate)")
@@ -101,7 +103,7 @@ func evalHandler(cmd *cobra.Command, f *evalFlags) error {
 	}
 	o := report.RunOptions{Corpus: splitList(f.corpus), CorpusName: f.corpus, Split: f.split,
 		Eval: eval.Options{Budgets: budgets, MaxExpansions: f.budget, Seeds: f.seeds, Resamples: f.resamples,
-			Workers: f.workers, Paired: splitList(f.paired)},
+			Workers: f.workers, Paired: splitList(f.paired), BySource: f.bySource},
 		ReportPath: f.reportPath, JSONFile: f.jsonFile, JSON: jsonFlag(cmd) && !f.jsonToFile,
 		ViewTree: f.viewTree, ViewPolicy: f.viewPolicy}
 	if err := o.Validate(); err != nil {

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -87,6 +88,9 @@ type Options struct {
 	// Paired names policies to compare tree by tree with every other
 	// policy evaluated (policy.ComparePaired): Results.Paired.
 	Paired []string
+	// BySource also summarizes every policy, and pairs the Paired ones,
+	// on the trees of each task source apart (Results.BySource).
+	BySource bool
 }
 
 // DefaultBudgets are the budgets of the reports.
@@ -114,6 +118,20 @@ type Results struct {
 	// Paired compares each of Options.Paired with every other policy,
 	// over the trees both solve (pairs with no such tree are left out).
 	Paired []policy.Paired `json:"paired,omitempty"`
+	// BySource holds the same for each task source's trees apart
+	// (Options.BySource), in the order of the sources' names.
+	BySource []SourceResults `json:"by_source,omitempty"`
+}
+
+// SourceResults are the summaries and paired comparisons of the trees of
+// one task source.
+type SourceResults struct {
+	Source   string          `json:"source"`
+	Trees    int             `json:"trees"`
+	FixTrees int             `json:"trees_with_fix"`
+	Tasks    int             `json:"tasks"`
+	Policies []PolicyResult  `json:"policies"`
+	Paired   []policy.Paired `json:"paired,omitempty"`
 }
 
 // ErrNoTrees is returned by Evaluate for a source without trees.
@@ -163,10 +181,11 @@ type replay struct {
 // treeResult is what is kept of one tree: its ids and, per run and seed,
 // one replay.
 type treeResult struct {
-	task, tree string
-	nodes      int
-	replays    [][]replay // [run][seed]
-	err        error
+	task, tree, source string
+	nodes              int
+	fix                bool
+	replays            [][]replay // [run][seed]
+	err                error
 }
 
 // Evaluate replays every policy on every tree of src and summarizes them.
@@ -222,7 +241,47 @@ func Evaluate(ctx context.Context, src Source, pols []Policy, opts Options) (*Re
 		}
 	}
 	res.Paired = comparePaired(runs, kept, opts.Paired, opts.Resamples)
+	if opts.BySource {
+		if res.BySource, err = bySource(trees, runs, opts); err != nil {
+			return nil, err
+		}
+	}
 	return res, nil
+}
+
+// bySource summarizes every run on each source's trees apart and pairs
+// the Paired policies there.
+func bySource(trees []treeResult, runs []run, opts Options) ([]SourceResults, error) {
+	groups := map[string][]treeResult{}
+	for _, t := range trees {
+		groups[t.source] = append(groups[t.source], t)
+	}
+	var out []SourceResults
+	for _, src := range slices.Sorted(maps.Keys(groups)) {
+		ts := groups[src]
+		sr := SourceResults{Source: src, Trees: len(ts)}
+		tasks := map[string]bool{}
+		for _, t := range ts {
+			tasks[t.task] = true
+			if t.fix {
+				sr.FixTrees++
+			}
+		}
+		sr.Tasks = len(tasks)
+		var kept [][]policy.Outcome
+		for i, r := range runs {
+			outs := runOutcomes(ts, i, r.seeds)
+			sm, err := policy.Summarize(outs, opts.Budgets, opts.Resamples, bootstrapSeed)
+			if err != nil {
+				return nil, fmt.Errorf("evaluate %s on source %s: %w", r.p.Name(), src, err)
+			}
+			sr.Policies = append(sr.Policies, PolicyResult{Name: r.p.Name(), Params: r.params, Seeds: len(r.seeds), Summary: sm})
+			kept = append(kept, outs)
+		}
+		sr.Paired = comparePaired(runs, kept, opts.Paired, opts.Resamples)
+		out = append(out, sr)
+	}
+	return out, nil
 }
 
 // fill gives o's zero fields their defaults and checks the budgets.
@@ -348,7 +407,7 @@ func replayAll(ctx context.Context, src Source, runs []run, budget, workers int)
 
 // replayTree replays t with every run and seed.
 func replayTree(ctx context.Context, t *corpus.Tree, runs []run, budget int) treeResult {
-	r := treeResult{task: t.TaskID, tree: t.ID, nodes: len(t.Nodes), replays: make([][]replay, len(runs))}
+	r := treeResult{task: t.TaskID, tree: t.ID, source: t.Source, nodes: len(t.Nodes), fix: t.HasFix(), replays: make([][]replay, len(runs))}
 	for i, rn := range runs {
 		r.replays[i] = make([]replay, len(rn.seeds))
 		for s, seed := range rn.seeds {

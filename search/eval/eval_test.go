@@ -370,3 +370,47 @@ func TestEvaluatePaired(t *testing.T) {
 		t.Errorf("paired comparison of a policy not evaluated: %v", err)
 	}
 }
+
+// TestEvaluateBySource: each source's summaries and comparisons are what
+// Evaluate gives on that source's trees alone, sources in name order, and
+// the whole-corpus results stay as they are.
+func TestEvaluateBySource(t *testing.T) {
+	trees := testTrees(12)
+	for i, tr := range trees {
+		tr.Source = []string{"zeta", "alpha"}[i%2]
+	}
+	pols := baselines(t)
+	opts := Options{Budgets: []int{4, 8}, Seeds: 3, Resamples: 40, Workers: 2, Paired: []string{pols[0].Policy.Name()}}
+	plain, err := Evaluate(context.Background(), Trees(trees), pols, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.BySource = true
+	got, err := Evaluate(context.Background(), Trees(trees), pols, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Policies, plain.Policies) || !reflect.DeepEqual(got.Paired, plain.Paired) {
+		t.Error("the per-source results changed the whole corpus's")
+	}
+	if len(got.BySource) != 2 || got.BySource[0].Source != "alpha" || got.BySource[1].Source != "zeta" {
+		t.Fatalf("sources %+v", got.BySource)
+	}
+	for _, sr := range got.BySource {
+		var only []*corpus.Tree
+		for _, tr := range trees {
+			if tr.Source == sr.Source {
+				only = append(only, tr)
+			}
+		}
+		o := opts
+		o.BySource = false
+		want, err := Evaluate(context.Background(), Trees(only), pols, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sr.Trees != len(only) || !reflect.DeepEqual(sr.Policies, want.Policies) || !reflect.DeepEqual(sr.Paired, want.Paired) {
+			t.Errorf("source %s: %d trees; results differ from evaluating its trees alone", sr.Source, sr.Trees)
+		}
+	}
+}

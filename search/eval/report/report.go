@@ -9,6 +9,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,8 @@ type Report struct {
 	Policies []PolicyResult `json:"policies"`
 	// Paired holds the tree-by-tree comparisons asked for (eval.Options.Paired).
 	Paired []policy.Paired `json:"paired,omitempty"`
+	// BySource holds the same per task source (eval.Options.BySource).
+	BySource []eval.SourceResults `json:"by_source,omitempty"`
 	// Viewer is the tree shown in the HTML report (nil: none).
 	Viewer *Viewer `json:"viewer,omitempty"`
 }
@@ -38,7 +41,7 @@ type Report struct {
 // New returns the report of res, titled, for the split of a corpus.
 func New(title, corpusName, split string, res *eval.Results) *Report {
 	return &Report{Title: title, Corpus: corpusName, Split: split, Trees: res.Trees, Tasks: res.Tasks,
-		Budgets: res.Budgets, Policies: res.Policies, Paired: res.Paired}
+		Budgets: res.Budgets, Policies: res.Policies, Paired: res.Paired, BySource: res.BySource}
 }
 
 // maxBudget is the largest budget of r (0 when none).
@@ -84,8 +87,52 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "| %s | %s | %+.2f ± %.2f | %.3f | %.3f–%.3f | %d |\n", p.A, p.B, p.Diff, p.DiffSE, p.Ratio, p.RatioLo, p.RatioHi, p.Trees)
 		}
 	}
+	writeBySource(&b, r.BySource)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeBySource writes one row per task source and paired policy: its
+// E[T] there, the baseline (a policy that reads no model) with the lowest
+// E[T] there and the paired ratio of the two over the trees both solve.
+func writeBySource(b *strings.Builder, srcs []eval.SourceResults) {
+	if len(srcs) == 0 {
+		return
+	}
+	b.WriteString("\nBy task source: each compared policy against the baseline with the lowest E[T] on that source's trees (paired ratio over the trees both solve; 95% interval clustered by task):\n\n")
+	b.WriteString("| source | trees (with a fix) | tasks | policy | E[T] | best baseline | its E[T] | ratio | 95% |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, sr := range srcs {
+		et := map[string]policy.Summary{}
+		for _, p := range sr.Policies {
+			et[p.Name] = p.Summary
+		}
+		for _, name := range pairedNames(sr.Paired) {
+			best := ""
+			for _, p := range sr.Policies {
+				if p.Name != name && !policy.NeedsScorer(p.Name) && p.Summary.Solved > 0 && (best == "" || p.Summary.ET < et[best].ET) {
+					best = p.Name
+				}
+			}
+			i := slices.IndexFunc(sr.Paired, func(p policy.Paired) bool { return p.A == name && p.B == best })
+			if best == "" || i < 0 {
+				continue
+			}
+			pr := sr.Paired[i]
+			fmt.Fprintf(b, "| %s | %d (%d) | %d | %s | %s | %s | %s | %.3f | %.3f–%.3f |\n", sr.Source, sr.Trees, sr.FixTrees, sr.Tasks,
+				name, pm(et[name].ET, et[name].ETSE, 2), best, pm(et[best].ET, et[best].ETSE, 2), pr.Ratio, pr.RatioLo, pr.RatioHi)
+		}
+	}
+}
+
+// pairedNames are the compared policies of ps, in order of first appearance.
+func pairedNames(ps []policy.Paired) []string {
+	var out []string
+	for _, p := range ps {
+		if !slices.Contains(out, p.A) {
+			out = append(out, p.A)
+		}
+	}
+	return out
 }
 
 func pm(v, se float64, prec int) string {
@@ -114,6 +161,9 @@ func JSON(r *Report) map[string]any {
 	out := map[string]any{"policies": pols, "trees": r.Trees, "tasks": r.Tasks, "split": r.Split, "budgets": r.Budgets}
 	if len(r.Paired) > 0 {
 		out["paired"] = r.Paired
+	}
+	if len(r.BySource) > 0 {
+		out["by_source"] = r.BySource
 	}
 	return out
 }
