@@ -298,6 +298,15 @@ func Train(ctx context.Context, o Options, env Env) (*Run, error) {
 	return l.finish(ctx)
 }
 
+// Started reports whether out holds a run's saved state (a run that was
+// interrupted or that finished), which Env.Resume continues; a run of
+// several trainings (cross-validation) resumes those that started and
+// begins the others.
+func Started(out string) bool {
+	_, err := os.Stat(filepath.Join(out, lastDir, "state.json"))
+	return err == nil
+}
+
 // prepareOut checks env.Out for a run to resume (env.Resume) or one that
 // must not be overwritten, and makes its folders. It returns the state of
 // the run to resume, nil for a new run.

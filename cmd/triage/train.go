@@ -210,7 +210,7 @@ func newCVCmd() *cobra.Command {
 			}
 			res, err := experiment.CVCommand(cmd.Context(), experiment.CVConfig{Setup: setup, Folds: folds, FoldSeed: foldSeed,
 				Params: ps, Seeds: seeds, Resamples: resamples, Budgets: bs, Ablations: ablations,
-				Progress: progressBar(f.noProgress), Versions: trainVersions()})
+				Progress: progressBar(f.noProgress), Versions: trainVersions(), Resume: f.resume})
 			if err != nil {
 				return trainFlagNames.flagged(err)
 			}
@@ -233,6 +233,7 @@ func newCVCmd() *cobra.Command {
 	fl.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples of tasks")
 	fl.StringVar(&jsonFile, "json-file", "", "also write the JSON result to this file")
 	fl.BoolVar(&ablations, "ablations", false, "also score each fold's model by p1 alone and within depths")
+	fl.BoolVar(&f.resume, "resume", false, "continue an interrupted cv in --out: each model whose folder holds saved state continues (a finished one is reloaded, not retrained), the others train")
 	lodo.register(c)
 	return c
 }
@@ -304,7 +305,7 @@ func parseDatasets(entries []string) (names []string, dirs [][]string, err error
 func lodoConfig(f *trainFlags, l *lodoFlags, ps policy.ParamSet, seeds, resamples int, budgets []int) (experiment.LODOConfig, error) {
 	c := experiment.LODOConfig{LODO: experiment.LODOOptions{HybridGrid: l.hybridGrid, NoHybrid: l.noHybrid, NoEnsemble: l.noEnsemble,
 		AllSplits: l.allSplits, Pairs: l.pairs, Seeds: seeds, Budgets: budgets, Resamples: resamples},
-		Versions: trainVersions(), Command: commandLine()}
+		Versions: trainVersions(), Command: commandLine(), Resume: f.resume}
 	var err error
 	if c.Names, c.Folders, err = parseDatasets(f.Corpus); err != nil {
 		return c, err

@@ -26,7 +26,9 @@ type CVConfig struct {
 	Budgets          []int
 	Ablations        bool
 	Progress         bool
-	Versions         map[string]string
+	// Resume continues each fold whose folder holds a run's saved state.
+	Resume   bool
+	Versions map[string]string
 }
 
 // CVReport is what `triage cv` prints: the folds, the pooled report of
@@ -47,7 +49,7 @@ func CVCommand(ctx context.Context, c CVConfig) (*CVReport, error) {
 		return nil, err
 	}
 	defer be.Finalize()
-	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3}
+	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3, Resume: c.Resume}
 	if c.Progress {
 		rep := train.NewReporter(true)
 		env.Progress = rep.Update
@@ -100,6 +102,8 @@ type LODOConfig struct {
 	LODO     LODOOptions
 	Versions map[string]string
 	Command  string
+	// Resume continues each model whose folder holds a run's saved state.
+	Resume bool
 }
 
 // LODOResult is the judge's record: every direction and, when every
@@ -146,7 +150,7 @@ func lodoDirections(ctx context.Context, c LODOConfig) ([]LODODirection, error) 
 			return nil, err
 		}
 	}
-	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3, Command: c.Command}
+	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3, Command: c.Command, Resume: c.Resume}
 	lo := c.LODO
 	lo.Train, lo.Baselines = c.Options, policy.Baselines
 	dirs, err := LeaveOneDatasetOut(ctx, ds, lo, env)

@@ -425,6 +425,7 @@ func lodoRun(ctx context.Context, tr Dataset, seed uint64, val, held []*corpus.T
 	renv.Train = FilterSource{tr.Src, isSplit(corpus.SplitTrain)}
 	renv.Val = FilterSource{tr.Src, isSplit(corpus.SplitVal)}
 	renv.Sources = tr.Record
+	renv.Resume = env.Resume && train.Started(renv.Out)
 	to := o.Train
 	to.Seed = seed
 	log.Info("leave-one-dataset-out: training", "train", tr.Name, "test", test, "seed", seed, "out", renv.Out)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -291,4 +293,46 @@ func tinyOptions() train.Options {
 	o.Bag, o.HeadHidden, o.MaxDepth = traintest.TinyBag(), 16, 3
 	o.Batch, o.Epochs, o.ValEvery, o.LR, o.Shuffle = 16, 6, 10, 1e-2, 64
 	return o
+}
+
+// TestLeaveOneDatasetOutResumes: a judge whose run stopped part way is
+// continued with Env.Resume: models that finished are reloaded (their
+// validation and held-out outcomes as before), the one that never started
+// trains, and without Resume the folder that holds checkpoints is refused.
+func TestLeaveOneDatasetOutResumes(t *testing.T) {
+	a, b := namedTrees("a", 16, 8, 1), namedTrees("b", 16, 8, 2)
+	ds := []Dataset{{Name: "a", Src: train.TreeSlice(a)}, {Name: "b", Src: train.TreeSlice(b)}}
+	out := t.TempDir()
+	env := tinyEnv(t, nil, out)
+	env.Train, env.Val = nil, nil
+	o := LODOOptions{Train: tinyOptions(), TrainSeeds: []uint64{1}, Baselines: []string{"bfs"},
+		NoHybrid: true, Seeds: 1, Resamples: 10, Workers: 1}
+	ref, err := LeaveOneDatasetOut(context.Background(), ds, o, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LeaveOneDatasetOut(context.Background(), ds, o, env); err == nil || !strings.Contains(err.Error(), "already holds a checkpoint") {
+		t.Fatalf("second run into the same folder without Resume: err %v, want the folder refused", err)
+	}
+	// The second direction's model never started.
+	if err := os.RemoveAll(ref[1].Runs[0].Checkpoint); err != nil {
+		t.Fatal(err)
+	}
+	env.Resume = true
+	got, err := LeaveOneDatasetOut(context.Background(), ds, o, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ref {
+		r, g := ref[i].Runs[0], got[i].Runs[0]
+		if r.Val.ET != g.Val.ET || r.BestStep != g.BestStep {
+			t.Errorf("direction %d: resumed val E[T] %.4f at step %d, first run %.4f at %d", i, g.Val.ET, g.BestStep, r.Val.ET, r.BestStep)
+		}
+		if !reflect.DeepEqual(r.Outcomes["learned"], g.Outcomes["learned"]) {
+			t.Errorf("direction %d: learned outcomes differ after resume", i)
+		}
+	}
+	if !train.Started(ref[1].Runs[0].Checkpoint) {
+		t.Error("the model that never started was not trained on resume")
+	}
 }

@@ -147,6 +147,7 @@ func cvFold(ctx context.Context, i int, all train.ShardSource, folds map[string]
 	fenv.Out = filepath.Join(env.Out, "fold-"+strconv.Itoa(i))
 	fenv.Train = FilterSource{all, trainOf}
 	fenv.Val = FilterSource{all, valOf}
+	fenv.Resume = env.Resume && train.Started(fenv.Out)
 	log.Info("cross-validation: training", "fold", i, "of", o.Folds, "out", fenv.Out)
 	run, err := train.Train(ctx, o.Train, fenv)
 	if err != nil {
