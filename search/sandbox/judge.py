@@ -340,8 +340,16 @@ class Client:
                 obj = self.std_object(form[1], form[2])
             except (ImportError, AttributeError):
                 raise wire.DataError("no %s.%s here" % (form[1], form[2])) from None
-            if not (isinstance(obj, (type, types.ModuleType)) or callable(obj)):
-                raise wire.DataError("%s.%s is not a module, class or function" % (form[1], form[2]))
+            # A module by its name, or a class or function under its own
+            # module and qualified name: never an instance a module holds
+            # (pytest.mark, a MarkDecorator), which the test's code would
+            # then use as the program chose.
+            if form[2] == "":
+                if type(obj) is not types.ModuleType:
+                    raise wire.DataError("%s is not a module" % form[1])
+            elif not (isinstance(obj, type) or type(obj) in STD_FUNCTIONS) or \
+                    getattr(obj, "__module__", None) != form[1] or getattr(obj, "__qualname__", None) != form[2]:
+                raise wire.DataError("%s.%s is not a class or function of its own name" % (form[1], form[2]))
             return obj
         if tag == "x":
             cls = self.classes.get(form[1])
@@ -514,6 +522,8 @@ class Client:
         return ["e", jid, std if std is not None else ["S", "builtins", "RuntimeError"], args, text]
 
 
+STD_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
+                 types.WrapperDescriptorType, types.ClassMethodDescriptorType)
 STD_IMPORT_DENY = frozenset(("antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "webbrowser",
                              "pydoc", "test", "ensurepip", "venv", "lib2to3", "pdb", "code", "cProfile", "profile"))
 

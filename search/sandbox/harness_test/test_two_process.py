@@ -288,3 +288,16 @@ def test_recursion_room_of_a_call_is_its_callers(start):
         return room()
 
     assert deeper() == a - 1
+
+
+def test_standard_names_are_classes_and_functions_of_their_own_name(start):
+    c = start("def f():\n    return 1\n")
+    import wire
+
+    dec = wire.Decoder(c.resolve)
+    assert dec.decode(["S", "collections", "OrderedDict"]) is __import__("collections").OrderedDict
+    assert dec.decode(["S", "math", ""]) is __import__("math")
+    for form in (["S", "pytest", "mark"], ["S", "pytest", "mark.skip"], ["S", "os", "environ"],
+                 ["S", "test_solution", "EXPECTED"], ["S", "solution", "f"], ["S", "json", "decoder"]):
+        with pytest.raises(wire.DataError):
+            dec.decode(form)
