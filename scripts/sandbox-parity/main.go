@@ -52,6 +52,7 @@ func main() {
 	out := flag.String("out", "", "output JSONL")
 	workers := flag.Int("workers", 2, "sandbox workers")
 	only := flag.String("only", "", "a regexp of the task ids to run (default: all)")
+	cover := flag.Bool("coverage", true, "per-test line coverage (what a corpus build asks for programs that get proposals)")
 	compare := flag.Bool("compare", false, "compare two outputs given as arguments")
 	flag.Parse()
 	if *compare {
@@ -63,7 +64,7 @@ func main() {
 	if *spec == "" || *out == "" {
 		fail("usage: sandbox-parity -tasks FILE -out FILE [-workers N] [-only REGEXP]")
 	}
-	if err := run(*spec, *out, *workers, *only); err != nil {
+	if err := run(*spec, *out, *workers, *only, *cover); err != nil {
 		fail(err.Error())
 	}
 }
@@ -73,7 +74,7 @@ func fail(msg string) {
 	os.Exit(2)
 }
 
-func run(spec, out string, workers int, only string) error {
+func run(spec, out string, workers int, only string, cover bool) error {
 	tasks, err := taskset.Load(spec, false)
 	if err != nil {
 		return err
@@ -108,7 +109,7 @@ func run(spec, out string, workers int, only string) error {
 	ctx := context.Background()
 	done := 0
 	return corpus.ForEach(ctx, len(tasks), 2*workers, func(i int) error {
-		lines, err := runTask(ctx, pool, &tasks[i], limits)
+		lines, err := runTask(ctx, pool, &tasks[i], limits, cover)
 		if err != nil {
 			return err
 		}
@@ -128,9 +129,9 @@ func run(spec, out string, workers int, only string) error {
 
 // runTask runs a task's reference, then its roots under the limit the
 // reference gives the task.
-func runTask(ctx context.Context, e corpus.Executor, t *corpus.Task, limits corpus.TimeLimits) ([]Program, error) {
+func runTask(ctx context.Context, e corpus.Executor, t *corpus.Task, limits corpus.TimeLimits, cover bool) ([]Program, error) {
 	measure := limits.Measure()
-	measure.Coverage = true
+	measure.Coverage = cover
 	ex, err := corpus.RunWith(ctx, e, t.Solution, t.Test, measure)
 	if err != nil {
 		return nil, fmt.Errorf("task %s: reference: %w", t.ID, err)
@@ -141,7 +142,7 @@ func runTask(ctx context.Context, e corpus.Executor, t *corpus.Task, limits corp
 	if o.CPU > 0 {
 		o.ProgramCPU = limits.ProgramLimitOf(ref)
 	}
-	o.Coverage = true
+	o.Coverage = cover
 	for i, root := range t.Roots {
 		ex, err := corpus.RunWith(ctx, e, root, t.Test, o)
 		if err != nil {

@@ -712,7 +712,7 @@ class ProgramModule(types.ModuleType):
                 c.prefetch = {n: v for n, v in zip(got[0], got[1]) if n in names}
                 return names
             if name in LOCAL_DUNDERS or name not in ("__version__", "__author__"):
-                raise AttributeError("module 'solution' has no attribute %r" % name)
+                raise AttributeError("module %r has no attribute %r" % (self.__name__, name))
         return c.request({"op": "getattr", "h": c.module_h, "name": name}, frame=sys._getframe(1))
 
     def __setattr__(self, name, value):
@@ -765,31 +765,30 @@ def _make_exec_module():
 
 
 class ProgramFinder:
-    """The judge's meta path finder of `solution`."""
+    """The judge's meta path finder of `solution` (of name)."""
 
-    def __init__(self, path):
-        self.path = path
+    def __init__(self, path, name="solution"):
+        self.path, self.name = path, name
         self.exec_module = _make_exec_module()
 
     def find_spec(self, name, path=None, target=None):
-        if name != "solution":
+        if name != self.name:
             return None
-        return importlib.machinery.ModuleSpec("solution", self, origin=self.path)
+        return importlib.machinery.ModuleSpec(name, self, origin=self.path)
 
     def create_module(self, spec):
-        m = ProgramModule("solution")
+        m = ProgramModule(self.name)
         types.ModuleType.__setattr__(m, "__file__", self.path)
         return m
 
 
-def install(c, path):
-    """Make c the judge's client and `solution` the program's module (at
-    path, the judge's copy of solution.py, as the program's frames name
+def install(c, path, name="solution"):
+    """Make c the judge's client and `solution` (name) the program's module
+    (at path, the judge's copy of solution.py, as the program's frames name
     it)."""
     _client[0] = c
-    sys.modules.pop("solution", None)
-    finder = ProgramFinder(path)
-    finder.find_spec.__func__  # noqa: B018 - bound now, before any run
+    sys.modules.pop(name, None)
+    finder = ProgramFinder(path, name)
     sys.meta_path.insert(0, finder)
     return finder
 

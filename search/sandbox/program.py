@@ -91,14 +91,14 @@ class ProgramLoader:
     import system would (importlib's own exec_module, so that CPython trims
     its frames from an error at import)."""
 
-    def __init__(self, path, code):
+    def __init__(self, path, code, name="solution"):
         import importlib.machinery
 
-        self.inner = importlib.machinery.SourceFileLoader("solution", path)
-        self.path, self.code = path, code
+        self.inner = importlib.machinery.SourceFileLoader(name, path)
+        self.path, self.code, self.name = path, code, name
 
     def find_spec(self, name, path=None, target=None):
-        if name != "solution":
+        if name != self.name:
             return None
         import importlib.util
 
@@ -116,7 +116,7 @@ class ProgramLoader:
             return _orig(fullname)
 
         loader.get_code = get_code
-        return importlib.util.spec_from_file_location("solution", self.path, loader=loader)
+        return importlib.util.spec_from_file_location(name, self.path, loader=loader)
 
 
 def _pad(n, fn, args, kwargs):
@@ -129,8 +129,9 @@ class Server:
     """The program process's end of the channel. room_bias calibrates the
     recursion room of a call (see call_at)."""
 
-    def __init__(self, sock, program_path, code=None, room_bias=0, std_prefixes=()):
+    def __init__(self, sock, program_path, code=None, room_bias=0, std_prefixes=(), name="solution"):
         self.sock = sock
+        self.name = name
         self.path = program_path
         self.code = code
         self.room_bias = room_bias
@@ -180,7 +181,7 @@ class Server:
             self.warned.append((category, str(message), filename, lineno))
 
     def install_loader(self):
-        sys.meta_path.insert(0, ProgramLoader(self.path, self.code))
+        sys.meta_path.insert(0, ProgramLoader(self.path, self.code, self.name))
 
     # ------------------------------------------------------------ channel
 
@@ -333,10 +334,10 @@ class Server:
     def import_program(self):
         if self.module is None:
             self.install_loader()
-            sys.modules.pop("solution", None)
+            sys.modules.pop(self.name, None)
             # __import__, as an import statement does: CPython then trims the
             # import machinery's frames from an error at import.
-            self.module = __import__("solution")
+            self.module = __import__(self.name)
         return self.module
 
     def star(self, room):
@@ -579,10 +580,17 @@ def _star_names(mod):
 
 
 def _has(t, name):
+    """Whether instances of t have the operation name: found in the dicts
+    of t's MRO, as CPython's slots are (not through t's metaclass: every
+    class has type.__call__, its instances need not be callable)."""
     try:
-        return getattr(t, name, None) is not None
-    except Exception:  # noqa: BLE001 - a metaclass of the program's
+        for k in type.__dict__["__mro__"].__get__(t):
+            v = type.__dict__["__dict__"].__get__(k).get(name)
+            if v is not None:
+                return True
+    except Exception:  # noqa: BLE001 - a class of the program's
         return False
+    return False
 
 
 def _text(s):

@@ -101,6 +101,7 @@ type wireResponse struct {
 	Overflow     bool    `json:"overflow"`
 	WallMS       float64 `json:"wall_ms"`
 	ChildCPUMS   float64 `json:"child_cpu_ms"`  // CPU of the run's judge and program process (not of processes they left)
+	ChildMinflt  int     `json:"child_minflt"`  // their minor page faults (copies of the fork server's pages, mostly)
 	WorkerCPUMS  float64 `json:"worker_cpu_ms"` // CPU of the worker itself for this run
 	Signal       *int    `json:"signal,omitempty"`
 	Exit         *int    `json:"exit,omitempty"`

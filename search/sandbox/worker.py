@@ -491,8 +491,6 @@ def main():
            "direct": m["direct"].direct_runner_or_none(config, collector, work, warnings)
            if "direct" not in disable else None,
            "direct_plan": testids.make_direct_plan(config)}
-    ctx["judge_main"] = lambda *a: m["runs"].judge_main(ctx, *a)
-    ctx["program_main"] = lambda *a: m["runs"].program_main(ctx, *a)
     phase("pytest-session")
     protections.extend(["two-process", "reference-ids"])
     if uid >= 0 and os.getuid() == 0:

@@ -301,3 +301,15 @@ def test_standard_names_are_classes_and_functions_of_their_own_name(start):
                  ["S", "test_solution", "EXPECTED"], ["S", "solution", "f"], ["S", "json", "decoder"]):
         with pytest.raises(wire.DataError):
             dec.decode(form)
+
+
+def test_a_program_objects_operations_are_its_class_s(start):
+    start("class Node:\n    pass\n\nclass Box:\n    def __len__(self):\n        return 1\n\n"
+          "def make():\n    return Node(), Box(), Node, len\n")
+    from solution import make
+
+    node, box, cls, fn = make()
+    # pytest's assertion rewriting shows a global that is not callable by
+    # its repr: an instance of a class without __call__ is not callable.
+    assert not callable(node) and callable(cls) and callable(fn)
+    assert not hasattr(type(node), "__len__") and len(box) == 1
