@@ -91,7 +91,6 @@ class Client:
         self.prefetch = {}
         self.coverage = None  # () -> the current test's line set, or None
         self.std_cache = {}
-        self.named = {id(v): k for k, v in wire.named_values(builtins.__dict__).items()}
 
     # ------------------------------------------------------------ requests
 
@@ -362,18 +361,25 @@ class Client:
 
     def add_type(self, d):
         """A Remote class for the program's type of descriptor d: [type id,
-        name, qualname, module, the operations its objects have]."""
+        name, qualname, module, the operations its objects have]. One class
+        per descriptor for the life of the process (PROXY_CLASSES): the
+        worker's warm-up makes those of the common types before any run."""
         if type(d) is not list or len(d) != 5 or type(d[0]) is not int or type(d[4]) is not list:
             raise ProgramDataError("a malformed type descriptor")
-        ns = {"__slots__": ()}
-        for op in d[4]:
-            fn = FORWARDED.get(op)
-            if fn is not None:
-                ns[op] = fn
+        ops = tuple(sorted(op for op in d[4] if op in FORWARDED))
         name = d[1] if type(d[1]) is str and d[1].isidentifier() else "Remote"
-        cls = type(name, (Remote,), ns)
-        cls.__qualname__ = d[2] if type(d[2]) is str and d[2] else name
-        cls.__module__ = d[3] if type(d[3]) is str and d[3] else "solution"
+        qualname = d[2] if type(d[2]) is str and d[2] else name
+        module = d[3] if type(d[3]) is str and d[3] else "solution"
+        key = (name, qualname, module, ops)
+        cls = PROXY_CLASSES.get(key)
+        if cls is None:
+            ns = {"__slots__": ()}
+            for op in ops:
+                ns[op] = FORWARDED[op]
+            cls = type(name, (Remote,), ns)
+            cls.__qualname__, cls.__module__ = qualname, module
+            if len(PROXY_CLASSES) < 4096:
+                PROXY_CLASSES[key] = cls
         self.proxy_types[d[0]] = cls
 
     def add_class(self, d):
@@ -522,6 +528,7 @@ class Client:
         return ["e", jid, std if std is not None else ["S", "builtins", "RuntimeError"], args, text]
 
 
+PROXY_CLASSES = {}  # (name, qualname, module, operations) -> Remote class
 STD_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
                  types.WrapperDescriptorType, types.ClassMethodDescriptorType)
 STD_IMPORT_DENY = frozenset(("antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "webbrowser",
@@ -764,12 +771,15 @@ def _make_exec_module():
     return ns["exec_module"]
 
 
+_EXEC_MODULE = _make_exec_module()
+
+
 class ProgramFinder:
     """The judge's meta path finder of `solution` (of name)."""
 
     def __init__(self, path, name="solution"):
         self.path, self.name = path, name
-        self.exec_module = _make_exec_module()
+        self.exec_module = _EXEC_MODULE
 
     def find_spec(self, name, path=None, target=None):
         if name != self.name:

@@ -85,40 +85,6 @@ for _name in SPECIAL + ORDERING:
 del _name
 
 
-class ProgramLoader:
-    """solution.py's loader: the worker's code object of it while the file
-    holds the bytes it was compiled from, else the file compiled as the
-    import system would (importlib's own exec_module, so that CPython trims
-    its frames from an error at import)."""
-
-    def __init__(self, path, code, name="solution"):
-        import importlib.machinery
-
-        self.inner = importlib.machinery.SourceFileLoader(name, path)
-        self.path, self.code, self.name = path, code, name
-
-    def find_spec(self, name, path=None, target=None):
-        if name != self.name:
-            return None
-        import importlib.util
-
-        loader = self.inner
-        code = self.code
-
-        def get_code(fullname, _orig=loader.get_code):
-            if code is not None:
-                try:
-                    with open(self.path, "rb") as f:
-                        if f.read() == code[1]:
-                            return code[0]
-                except OSError:
-                    pass
-            return _orig(fullname)
-
-        loader.get_code = get_code
-        return importlib.util.spec_from_file_location(name, self.path, loader=loader)
-
-
 def _pad(n, fn, args, kwargs):
     if n > 0:
         return _pad(n - 1, fn, args, kwargs)
@@ -180,8 +146,15 @@ class Server:
         if len(self.warned) < 1000:
             self.warned.append((category, str(message), filename, lineno))
 
-    def install_loader(self):
-        sys.meta_path.insert(0, ProgramLoader(self.path, self.code, self.name))
+    def program_code(self):
+        """solution.py's code: the worker's code object of it while the
+        file holds the bytes it was compiled from, else the file's bytes
+        compiled as the import system compiles them."""
+        with open(self.path, "rb") as f:
+            data = f.read()
+        if self.code is not None and data == self.code[1]:
+            return self.code[0]
+        return compile(data, self.path, "exec", dont_inherit=True, optimize=-1)
 
     # ------------------------------------------------------------ channel
 
@@ -332,12 +305,27 @@ class Server:
         return _pad(max(0, min(n, 100000)), fn, args, {})
 
     def import_program(self):
+        """Import solution.py: its module made and registered as the import
+        system would, its code executed in it. Not through the import
+        machinery, whose objects a fresh process would copy page by page;
+        an error at import then has the program's frames alone."""
         if self.module is None:
-            self.install_loader()
-            sys.modules.pop(self.name, None)
-            # __import__, as an import statement does: CPython then trims the
-            # import machinery's frames from an error at import.
-            self.module = __import__(self.name)
+            import importlib.machinery
+
+            code = self.program_code()
+            loader = importlib.machinery.SourceFileLoader(self.name, self.path)
+            spec = importlib.machinery.ModuleSpec(self.name, loader, origin=self.path)
+            spec.has_location = True
+            mod = types.ModuleType(self.name)
+            mod.__file__, mod.__cached__, mod.__package__ = self.path, None, ""
+            mod.__loader__, mod.__spec__ = loader, spec
+            sys.modules[self.name] = mod
+            try:
+                exec(code, mod.__dict__)
+            except BaseException:
+                sys.modules.pop(self.name, None)
+                raise
+            self.module = sys.modules.get(self.name, mod)
         return self.module
 
     def star(self, room):

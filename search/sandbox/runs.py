@@ -140,7 +140,8 @@ def program_main(ctx, sock, output, mfd, body_fd):
         os.environ[k] = folder
     tempfile.tempdir = folder
     sys.path[:] = [folder] + [p for p in sys.path if p and not p.startswith(ctx["work"])]
-    sys.path_importer_cache.clear()
+    for p in [p for p in sys.path_importer_cache if type(p) is str and p.startswith(ctx["work"])]:
+        del sys.path_importer_cache[p]
     rooms = run.get("room")
     server = program.Server(sock, os.path.join(folder, "solution.py"), code,
                             room_bias=rooms["program"] if rooms else None, std_prefixes=ctx["std_prefixes"])

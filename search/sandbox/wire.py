@@ -106,50 +106,6 @@ def recv(sock, limit=MAX_FRAME):
     return obj
 
 
-# ---------------------------------------------------------------- named values
-
-# Builtins that cross by name: each side uses its own. Callbacks like
-# key=str.lower then run where they are called, not across the channel.
-_BUILTIN_NAMES = (
-    "abs all any ascii bin bool bytearray bytes callable chr complex dict divmod enumerate filter float format "
-    "frozenset hash hex id int isinstance issubclass iter len list map max min next object oct ord pow print "
-    "range repr reversed round set slice sorted str sum tuple type zip"
-).split()
-_METHOD_NAMES = {
-    "str": "lower upper strip lstrip rstrip title capitalize casefold swapcase isdigit isalpha isalnum isspace "
-           "isupper islower split join startswith endswith".split(),
-    "int": ["bit_length"],
-    "list": ["append", "sort", "reverse", "copy"],
-    "dict": ["get", "items", "keys", "values"],
-}
-_MODULE_NAMES = ("math", "operator")
-
-
-def named_values(builtins_dict):
-    """{name: object} of what crosses by name, from a builtins dict (the
-    exceptions and warnings of the builtins among them)."""
-    import math
-    import operator
-
-    out = {}
-    for name in _BUILTIN_NAMES:
-        if name in builtins_dict:
-            out[name] = builtins_dict[name]
-    for name, v in builtins_dict.items():
-        if isinstance(v, type) and issubclass(v, BaseException):
-            out[name] = v
-    for owner, names in _METHOD_NAMES.items():
-        t = builtins_dict[owner]
-        for n in names:
-            out[owner + "." + n] = getattr(t, n)
-    for mod in (math, operator):
-        for n, v in vars(mod).items():
-            if not n.startswith("_") and callable(v) and not isinstance(v, type):
-                out[mod.__name__ + "." + n] = v
-    out["None.__class__"] = type(None)
-    return out
-
-
 # ---------------------------------------------------------------- encoding
 
 def _is_namedtuple_type(t):

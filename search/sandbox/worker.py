@@ -39,8 +39,15 @@ ARENA_RESERVE_MB = 24
 
 def reserve_arenas(mb):
     """Objects that keep about mb MiB of object arenas made in a row: one
-    per 512 KiB of the blocks that filled them (an arena spans 1 MiB)."""
-    blocks = [bytes(400) for _ in range(mb * 2400)]  # 448-byte blocks, about 1.07 MB per 2400
+    per 512 KiB of the blocks that filled them (an arena spans 1 MiB). The
+    list that holds the blocks is made at its full size first: a list that
+    grew would move its buffer (a mapping of its own, some 450 KiB) between
+    the arenas, and the holes it left behind split them into pieces too
+    short for a huge page."""
+    n = mb * 2400  # 448-byte blocks, about 1.07 MB per 2400
+    blocks = [None] * n
+    for i in range(n):
+        blocks[i] = bytes(400)
     keep = {}
     for b in blocks:
         keep.setdefault(id(b) >> 19, b)
@@ -357,6 +364,119 @@ ROOM_PROGRAM = '''def _room_program(n=0):
 '''
 
 
+WARM_PROGRAM = '''import collections
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+    def get(self):
+        return self.v
+
+    def __len__(self):
+        return 1
+
+
+class Oops(ValueError):
+    pass
+
+
+def add(a, b):
+    return a + b
+
+
+def grow(xs):
+    xs.append(len(xs))
+    return xs
+
+
+def gen(n):
+    for i in range(n):
+        yield i * i
+
+
+def bad(x):
+    raise Oops("bad", x)
+
+
+def counts(s):
+    return collections.Counter(s)
+
+
+def apply(f, x):
+    return f(x)
+'''
+
+WARM_USE = '''from _triage_warm_solution import *
+from _triage_warm_solution import Box, Oops
+
+assert add(1, 2) == 3 and add("a", "b") == "ab" and add([1], [2.5]) == [1, 2.5]
+assert add((1, None), (True,)) == (1, None, True) and add({1: 2}.keys() and 1, 1) == 2
+xs = [3]
+assert grow(xs) is xs and xs == [3, 1]
+b = Box({"k": (1, 2)})
+assert b.get() == {"k": (1, 2)} and len(b) == 1 and b.v == {"k": (1, 2)} and isinstance(b, Box)
+assert list(gen(3)) == [0, 1, 4] and sum(x for x in gen(2)) == 1
+assert counts("aab") == {"a": 2, "b": 1} and apply(lambda v: v + 1, 1) == 2
+try:
+    bad(1)
+except Oops as e:
+    assert e.args == ("bad", 1)
+try:
+    b.nothing
+except AttributeError:
+    pass
+repr(b)
+'''
+
+
+def warm_channel(ctx, folder, rounds=12):
+    """Run both sides of a run's channel in this process (the program's in
+    a thread, under other module names), so that their code is specialized
+    and the judge's proxy classes of common types are made before the fork
+    server copies this process: a run's processes then write fewer of its
+    pages (CPython 3.11 writes into a function's code as it specializes it)."""
+    import socket
+    import threading
+
+    judge, program = ctx["m"]["judge"], ctx["m"]["program"]
+    path = os.path.join(folder, "warm_program.py")
+    with open(path, "w") as f:
+        f.write(WARM_PROGRAM)
+    use = compile(WARM_USE, os.path.join(folder, "warm_use.py"), "exec")
+    try:
+        for _ in range(rounds):
+            a, b = socket.socketpair()
+            srv = program.Server(b, path, None, room_bias=0, std_prefixes=ctx["std_prefixes"],
+                                 name="_triage_warm_program")
+
+            def serve(srv=srv):
+                srv.thread = threading.get_ident()
+                srv.serve_forever()
+
+            th = threading.Thread(target=serve, daemon=True)
+            th.start()
+            c = judge.Client(a, folder, folder, ctx["std_prefixes"], room_bias=0)
+            finder = judge.install(c, path, "_triage_warm_solution")
+            try:
+                exec(use, {"__name__": "_triage_warm_use"})
+            finally:
+                a.close()
+                th.join(5)
+                b.close()
+                sys.meta_path[:] = [f for f in sys.meta_path if f is not finder]
+                for name in ("_triage_warm_solution", "_triage_warm_program"):
+                    sys.modules.pop(name, None)
+                judge._client[0] = None
+    finally:
+        for name in ("warm_program.py",):
+            try:
+                os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
+
+
 def measure_room(ctx, direct):
     """(room, depth, program's room) of ROOM_TEST's test: the frames free
     below its test function, the test function's depth, and the frames a
@@ -377,42 +497,37 @@ def measure_room(ctx, direct):
 
 
 def calibrate(ctx, warnings):
-    """Match the recursion room of a run's calls to pytest's own run in
-    one process: the direct runner pads each test call to pytest's room
-    (padding), and a call into the program process gets the room its
-    caller had in the judge (rooms: the judge's and the program's count of
-    the frames on the way that the recursion limit counts but frame depth
-    does not). Measured with the processes a run has, through the fork
-    server where there is one."""
+    """Match the recursion room of a run's calls to pytest's own run in one
+    process, with two runs of ROOM_TEST: the direct runner pads each test
+    call to pytest's room (padding), and a call into the program process
+    gets the room its caller had in the judge (rooms: the frames on the way
+    that the recursion limit counts and frame depth does not, on each side).
+    A program's room follows the room the judge sends one for one: what the
+    program went in pytest's run, the judge's bias still 0, gives the
+    program's bias (TestProgramRecursionRoomIsTheTests holds the result).
+    Measured with the processes a run has, through the fork server where
+    there is one."""
     limit = sys.getrecursionlimit()
     ctx["rooms"] = {"judge_pytest": 0, "judge_direct": 0, "program": 0}
+    ctx["padding"] = 0
+    d = measure_room(ctx, True) if ctx.get("direct") is not None else None
     p = measure_room(ctx, False)
     if p is None:
         warnings.append("the recursion room of a run's calls could not be measured")
-        ctx["rooms"] = None
-        ctx["direct"] = None
+        ctx["rooms"], ctx["direct"] = None, None
         return
-    room, depth, _ = p
-    rooms = {"judge_pytest": limit - depth - room, "judge_direct": 0, "program": 0}
-    if ctx.get("direct") is not None:
-        d = measure_room(ctx, True)
-        if d is not None and d[0] >= room:
-            ctx["padding"] = d[0] - room
-            rooms["judge_direct"] = limit - (d[1] + ctx["padding"]) - room
-        else:
-            ctx["direct"] = None
-            warnings.append("direct runner off: the recursion room of its calls could not be matched to pytest's "
-                            "(%s, %s)" % (d, p))
+    room, depth, program_room = p
+    rooms = {"judge_pytest": limit - depth - room, "judge_direct": 0, "program": limit - depth - program_room}
     ctx["rooms"] = rooms
-    again = measure_room(ctx, False)
-    if again is not None:
-        rooms["program"] = room - again[2]
-        ctx["rooms"] = rooms
-        check = measure_room(ctx, False)
-        if check is not None and check[2] == room:
-            return
-    warnings.append("the recursion room of the program's calls could not be matched to the test's (%s)" % (again,))
-    ctx["rooms"] = None
+    if ctx.get("direct") is None:
+        return
+    if d is None or d[0] < room:
+        ctx["direct"] = None
+        warnings.append("direct runner off: the recursion room of its calls could not be matched to pytest's "
+                        "(%s, %s)" % (d, p))
+        return
+    ctx["padding"] = d[0] - room
+    rooms["judge_direct"] = limit - (d[1] + ctx["padding"]) - room
 
 
 def main():
@@ -522,6 +637,11 @@ def main():
         if name == "ctypes" or name.startswith("ctypes.") or name == "_ctypes":
             del sys.modules[name]
     m["failtext"].warm_module_scan(HERE)
+    try:
+        warm_channel(ctx, work)
+    except Exception as e:  # noqa: BLE001 - a cold channel costs time, not a verdict
+        warnings.append("the channel's warm-up failed: %s: %s" % (type(e).__name__, e))
+    phase("warm-channel")
     gc.collect()
     gc.freeze()
     spans = fs.huge_page_spans(own_maps)

@@ -95,6 +95,10 @@ def path_in(folder):
     return os.path.join(str(folder), "solution.py")
 
 
+def server_of(folder, compiled):
+    return program.Server(None, path_in(folder), compiled, std_prefixes=())
+
+
 def test_compiled_code_runs_while_the_file_is_unchanged(worker, run_folder):
     text = "VALUE = 1\n"
     compiled = worker["compile_program"](text, path_in(run_folder), {})
@@ -102,19 +106,15 @@ def test_compiled_code_runs_while_the_file_is_unchanged(worker, run_folder):
     # A code object that tells itself apart from the file's.
     marked = (compile("VALUE = 'compiled by the worker'\n", compiled[2], "exec"), compiled[1], compiled[2])
     write(run_folder, text)
-    sys.meta_path.insert(0, program.ProgramLoader(path_in(run_folder), marked))
-    import solution
-
-    assert solution.VALUE == "compiled by the worker"
+    mod = server_of(run_folder, marked).import_program()
+    assert mod.VALUE == "compiled by the worker" and sys.modules["solution"] is mod
+    assert mod.__file__ == path_in(run_folder) and mod.__spec__.name == "solution"
 
 
 def test_a_changed_file_is_compiled_from_the_file(worker, run_folder):
     compiled = worker["compile_program"]("VALUE = 1\n", path_in(run_folder), {})
     write(run_folder, "VALUE = 2\n")
-    sys.meta_path.insert(0, program.ProgramLoader(path_in(run_folder), compiled))
-    import solution
-
-    assert solution.VALUE == 2
+    assert server_of(run_folder, compiled).import_program().VALUE == 2
 
 
 @pytest.mark.parametrize("text", ["x = '\\d'\n", "def f(:\n", "x = '\udc80'\n"])
@@ -130,9 +130,10 @@ def test_an_error_at_import_shows_the_programs_frames_only(worker, run_folder, p
     text = "def f():\n    return 1\n\nraise ValueError('boom')\n"
     write(run_folder, text)
     compiled = worker["compile_program"](text, path_in(run_folder), {}) if precompiled else None
-    server = program.Server(None, path_in(run_folder), compiled, std_prefixes=())
+    server = server_of(run_folder, compiled)
     with pytest.raises(ValueError) as e:
         server.import_program()
+    assert "solution" not in sys.modules
     frames, cut = server.frames_of(e.value)
     # This test's frame, then the program's module frame: no frame of
     # importlib or of the harness. The program's file is named as the

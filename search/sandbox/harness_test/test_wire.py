@@ -201,11 +201,3 @@ def test_unchanged_arguments_are_not_written_back():
     snap = wire.snapshot(xs)
     xs.sort(reverse=True)
     assert wire.changed(xs, snap)
-
-
-def test_named_values_are_builtins_and_standard_functions():
-    import builtins
-
-    named = wire.named_values(builtins.__dict__)
-    assert named["len"] is len and named["ValueError"] is ValueError and named["str.lower"] is str.lower
-    assert named["math.sqrt"] is math.sqrt
