@@ -530,7 +530,10 @@ def make_direct_runner(config, collector, work):
                 harness.stop_line_tracing(collector)
 
     depth = [0]
-    log_handlers = []
+    # The caplog and report handlers pytest's logging plugin puts on the
+    # root logger in each phase: made once, before any fork (each run's
+    # judge has its own copy), emptied per test.
+    log_handlers = [LogCaptureHandler(), LogCaptureHandler()]
 
     def is_skip_test(e):
         """Whether e is a unittest.SkipTest, which pytest's unittest plugin
@@ -580,9 +583,6 @@ def make_direct_runner(config, collector, work):
             return None
 
     def run_tests(plan, code):
-        # The caplog and report handlers pytest's logging plugin puts on the
-        # root logger in each phase: made once per run, emptied per test.
-        log_handlers[:] = [LogCaptureHandler(), LogCaptureHandler()]
         mod = phase_capture(load, code)
         tests, known = bind_tests(mod, plan)
         if collector.cpu is not None:

@@ -186,6 +186,20 @@ def kill_all_and_reap():
     reap_all()
 
 
+def reset_files(fds):
+    """Empty the files of pytest's global capture, which every run's judge
+    shares with this process (one open file each, one offset): what a run
+    that died in the middle of a phase left there does not reach the next
+    one. Only the descriptors are used (no Python object of the capture
+    is written here)."""
+    for fd in fds:
+        try:
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+        except OSError:
+            pass
+
+
 def wait_for(pid):
     """(status, rusage) of child pid, waiting for it."""
     while True:
@@ -227,6 +241,10 @@ def serve_forks(sock, ctx, prctl, spans, collapse):
     os.close(null)
     if prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         os._exit(71)
+    # A run's processes may install no signal handler: the server takes the
+    # filter (and SIGINT's default) itself, once, and they inherit it.
+    runs.filter_signal_handlers(ctx)
+    reset_files(ctx["capture_fds"])
     try:
         send_head(sock, b'{"hugepages": %d}' % (collapse(spans) if collapse is not None else 0))
     except OSError:
@@ -272,6 +290,7 @@ def serve_forks(sock, ctx, prctl, spans, collapse):
         # What else the run left behind is the server's (its subreaper) to
         # end: kill(-1) spares it and the worker (init).
         kill_all_and_reap()
+        reset_files(ctx["capture_fds"])
         send_head(sock, b'{"status": %d, "cpu_ns": %d, "minflt": %d, "pstatus": %d, "pcpu_ns": %d, "pminflt": %d, '
                         b'"server_cpu_ms": %.4f}' % (
                             status, _cpu_ns(ru), ru.ru_minflt, pstatus, _cpu_ns(pru), pru.ru_minflt if pru else 0,

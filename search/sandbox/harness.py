@@ -469,6 +469,21 @@ def make_pyc_placer(config, work):
     return place
 
 
+def capture_fds(config):
+    """The descriptors of pytest's global capture files (fd capture): every
+    run's judge shares them with the process that forks it, which empties
+    them after each run (forkserver.reset_files)."""
+    capman = config.pluginmanager.getplugin("capturemanager")
+    mc = getattr(capman, "_global_capturing", None)
+    fds = []
+    for cap in (getattr(mc, "out", None), getattr(mc, "err", None)):
+        try:
+            fds.append(cap.tmpfile.fileno())
+        except Exception:  # noqa: BLE001 - sys capture, or no capture: nothing shared
+            pass
+    return tuple(fds)
+
+
 def share_tmp_paths(uid):
     """Let the program process (uid) use the folders pytest's tmp_path and
     tmp_path_factory make for a test (the judge makes them as root, mode

@@ -85,6 +85,19 @@ for _name in SPECIAL + ORDERING:
 del _name
 
 
+ALWAYS = [("always", None, Warning, None, 0)]
+
+
+def output_streams():
+    """The program process's sys.stdout and sys.stderr, on fds 1 and 2,
+    unbuffered: made in the worker once, before any fork, so that each
+    program process only points sys at them."""
+    return (io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="replace", newline="",
+                             write_through=True),
+            io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace",
+                             newline="", write_through=True))
+
+
 def _pad(n, fn, args, kwargs):
     if n > 0:
         return _pad(n - 1, fn, args, kwargs)
@@ -119,27 +132,27 @@ class Server:
 
     # ------------------------------------------------------------ set-up
 
-    def capture_output(self, out_fd, err_fd):
+    def capture_output(self, out_fd, err_fd, streams=None):
         """fd 1 and 2 are pipes the judge reads while it waits for this
         process (and writes where its capture has sys.stdout and sys.stderr
         at the time): what the program prints is counted by the judge, as
-        its own output, against the output limit."""
+        its own output, against the output limit. streams: output_streams()
+        made before the fork (none of their state is written before)."""
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
         for fd in (out_fd, err_fd):
             if fd > 2:
                 os.close(fd)
         self.out = self.err = True
-        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="replace",
-                                      newline="", write_through=True)
-        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", newline="", write_through=True)
+        sys.stdout, sys.stderr = streams if streams is not None else output_streams()
 
     def capture_warnings(self):
         """Every warning raised is sent to the judge, whose filters decide
         (pytest.warns, -W error): here each one is shown, i.e. recorded."""
-        warnings.resetwarnings()
-        warnings.simplefilter("always")
+        # What resetwarnings() and simplefilter("always") leave, the filter
+        # made once.
+        warnings.filters[:] = ALWAYS
+        warnings._filters_mutated()
         warnings.showwarning = self.record_warning
 
     def record_warning(self, message, category, filename, lineno, file=None, line=None):

@@ -19,7 +19,6 @@
 # other program), writes the CPU it used before any code of the test file or
 # the program ran (the start mark, from which the run's CPU limit counts) on
 # a pipe it then closes, and ends with os._exit.
-import json
 import marshal
 import os
 import resource
@@ -38,30 +37,32 @@ PROGRAM_FOLDER = "program.d"
 
 
 def read_body(fd):
-    """The bytes of a request's memfd (read from its start), closed."""
-    chunks = []
+    """The bytes of a request's memfd, closed: read at its size (a buffer
+    of that size, no larger one to shrink)."""
     try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
+        size = os.lseek(fd, 0, os.SEEK_END)
+        data = os.pread(fd, size, 0) if size else b""
+        while len(data) < size:
+            more = os.pread(fd, size - len(data), len(data))
+            if not more:
                 break
-            chunks.append(b)
+            data += more
     finally:
         os.close(fd)
-    return b"".join(chunks)
+    return data
 
 
 def body_bytes(obj, tail=b""):
-    """A request's body: 4 bytes of the JSON header's length, the header,
-    then tail (marshalled code)."""
-    head = json.dumps(obj).encode()
+    """A request's body: 4 bytes of the header's length, the header (obj
+    marshalled: the worker's own values, read back by C code alone), then
+    tail (marshalled code)."""
+    head = marshal.dumps(obj)
     return struct.pack(">I", len(head)) + head + tail
 
 
 def split_body(data):
     (n,) = struct.unpack(">I", data[:4])
-    return json.loads(data[4:4 + n]), data[4 + n:]
+    return marshal.loads(data[4:4 + n]), data[4 + n:]
 
 
 def set_limits(lim):
@@ -96,11 +97,20 @@ def confine(req, ctx, uid):
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+    if not ctx.get("filtered"):
+        filter_signal_handlers(ctx)
+
+
+def filter_signal_handlers(ctx):
+    """SIGINT's default action, then the filter that refuses every new
+    signal handler: in each run's process, or once in the fork server
+    whose children inherit both (ctx["filtered"] then)."""
     # signal.signal's wrapper turns both ends into enums, touching pages of
-    # the enum machinery in every child; the C function does the same work.
+    # the enum machinery; the C function does the same work.
     _signal.signal(int(signal.SIGINT), int(signal.SIG_DFL))
     if ctx["child_filter"] is not None:
         ctx["installer"].install(ctx["child_filter"])
+        ctx["filtered"] = True
 
 
 def mark_start(mfd):
@@ -112,6 +122,17 @@ def mark_start(mfd):
         os.close(mfd)
     except OSError:
         pass
+
+
+def program_paths(work):
+    """(sys.path of a program process: its folder first, nothing of the run
+    folder; the import system's cached finders of the run folder it drops),
+    made once in the worker. Its home and temporary folder are the
+    worker's environment already (HOME, TMPDIR)."""
+    folder = os.path.join(work, PROGRAM_FOLDER)
+    path = [folder] + [p for p in sys.path if p and not p.startswith(work)]
+    drop = [p for p in sys.path_importer_cache if type(p) is str and p.startswith(work)]
+    return path, drop
 
 
 def program_main(ctx, sock, output, mfd, body_fd):
@@ -136,16 +157,14 @@ def program_main(ctx, sock, output, mfd, body_fd):
     folder = os.path.join(ctx["work"], PROGRAM_FOLDER)
     confine(req, ctx, ctx["uid"])
     os.chdir(folder)
-    for k in ("HOME", "TMPDIR"):
-        os.environ[k] = folder
     tempfile.tempdir = folder
-    sys.path[:] = [folder] + [p for p in sys.path if p and not p.startswith(ctx["work"])]
-    for p in [p for p in sys.path_importer_cache if type(p) is str and p.startswith(ctx["work"])]:
-        del sys.path_importer_cache[p]
+    sys.path[:] = ctx["program_sys_path"]
+    for p in ctx["program_cache_drop"]:
+        sys.path_importer_cache.pop(p, None)
     rooms = run.get("room")
     server = program.Server(sock, os.path.join(folder, "solution.py"), code,
                             room_bias=rooms["program"] if rooms else None, std_prefixes=ctx["std_prefixes"])
-    server.capture_output(*output)
+    server.capture_output(*output, streams=ctx.get("program_streams"))
     server.capture_warnings()
     mark_start(mfd)
     server.serve_forever()
@@ -165,16 +184,6 @@ def judge_main(ctx, wfd, mfd, body_fd, sock, output=()):
     collector.emit = emit
     collector.coverage = bool(req.get("coverage"))
     collector.text_cap = int(req.get("text_cap", 16000))
-    # Leftovers of an earlier (crashed) run in the shared capture files.
-    capman = config.pluginmanager.getplugin("capturemanager")
-    mc = getattr(capman, "_global_capturing", None)
-    for cap in (getattr(mc, "out", None), getattr(mc, "err", None)):
-        tf = getattr(cap, "tmpfile", None)
-        try:
-            tf.seek(0)
-            tf.truncate()
-        except Exception:  # noqa: BLE001
-            pass
     plan = run.get("plan")
     rooms = run.get("room")
     if req.get("kind") == "collect":

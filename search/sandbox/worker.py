@@ -216,9 +216,11 @@ def end_run(ctx, r):
     fs = ctx["m"]["forkserver"]
     if PID1[0]:
         fs.kill_all_and_reap()
+        fs.reset_files(ctx["capture_fds"])
         return
     ctx["m"]["watch"].kill_each(os.killpg, (r.pid, r.ppid))
     fs.reap_all()
+    fs.reset_files(ctx["capture_fds"])
 
 
 def finish(resp, r, t0, tp0, ctx):
@@ -477,6 +479,38 @@ def warm_channel(ctx, folder, rounds=12):
                 pass
 
 
+def program_streams(program):
+    """program.output_streams(), made while fds 1 and 2 are a pipe, as they
+    are in a program process (the streams read what their file is once, at
+    their making: not seekable)."""
+    r, w = os.pipe()
+    saved = os.dup(1), os.dup(2)
+    try:
+        os.dup2(w, 1)
+        os.dup2(w, 2)
+        return program.output_streams()
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved + (r, w):
+            os.close(fd)
+
+
+def warm_after_fork(rounds=64):
+    """Run what CPython runs in every child right after a fork (the
+    threading module's reset, logging's lock reset, random's reseed) here,
+    in this single-threaded process, until its code is specialized: each
+    run's two processes then run it without writing into its code."""
+    import logging
+    import random
+    import threading
+
+    for _ in range(rounds):
+        threading._after_fork()
+        logging._after_at_fork_child_reinit_locks()
+        random._inst.seed()
+
+
 def measure_room(ctx, direct):
     """(room, depth, program's room) of ROOM_TEST's test: the frames free
     below its test function, the test function's depth, and the frames a
@@ -577,8 +611,9 @@ def main():
             warnings.append("mount allowlist unavailable (%s); the host tree stays visible read-only" % e)
             fallback_mounts(confine, opts, work, cfg, protections, warnings)
     phase("mount-allowlist" if "mount-allowlist" in protections else "mounts")
-    os.environ["HOME"] = work
-    os.environ["TMPDIR"] = work
+    # Home and temporary folder of a run's processes, both: the program's
+    # folder (the judge's tempfile folder stays the run folder: tempdir).
+    os.environ["HOME"] = os.environ["TMPDIR"] = os.path.join(work, m["runs"].PROGRAM_FOLDER)
     os.environ["USER"] = "sandbox"
     os.environ["LOGNAME"] = "sandbox"
     tempfile.tempdir = work
@@ -641,6 +676,11 @@ def main():
         warm_channel(ctx, work)
     except Exception as e:  # noqa: BLE001 - a cold channel costs time, not a verdict
         warnings.append("the channel's warm-up failed: %s: %s" % (type(e).__name__, e))
+    warm_after_fork()
+    ctx["capture_fds"] = harness.capture_fds(config)
+    m["forkserver"].reset_files(ctx["capture_fds"])
+    ctx["program_streams"] = program_streams(ctx["m"]["program"])
+    ctx["program_sys_path"], ctx["program_cache_drop"] = m["runs"].program_paths(work)
     phase("warm-channel")
     gc.collect()
     gc.freeze()
