@@ -65,6 +65,7 @@ class Client:
 
     def __init__(self, sock, program_dir, judge_dir, std_prefixes=(), room_bias=None, on_gone=None, output=()):
         self.sock = sock
+        self.chan = wire.Channel(sock)
         # The read ends of the program's stdout and stderr: what comes is
         # written, as it comes, where sys.stdout and sys.stderr are.
         self.streams = []
@@ -72,6 +73,7 @@ class Client:
             os.set_blocking(fd, False)
             self.streams.append((fd, name, codecs.getincrementaldecoder("utf-8")("replace")))
         self.waits = [sock] + [fd for fd, _, _ in self.streams]
+        self.pipes = [fd for fd, _, _ in self.streams]
         self.program_dir = program_dir
         self.judge_dir = judge_dir
         self.std_prefixes = tuple(std_prefixes)
@@ -129,22 +131,28 @@ class Client:
 
     def send(self, msg):
         try:
-            wire.send(self.sock, msg)
+            self.chan.send(msg)
         except OSError:
             self.on_gone()
 
     def receive(self):
+        """The program's next message, what it printed before it written
+        first (one select a message: a pipe select finds ready holds what
+        was written before the socket's data came)."""
         __tracebackhide__ = True
         try:
-            while self.streams:
-                ready, _, _ = select.select(self.waits, [], [])
-                self.drain()
-                if self.sock in ready:
-                    break
-            msg = wire.recv(self.sock)
-            # What the program printed before it sent msg is in the pipes.
-            self.drain()
-            return msg
+            if self.pipes:
+                if self.chan.pending():
+                    ready, _, _ = select.select(self.pipes, [], [], 0)
+                    self.drain(ready)
+                else:
+                    while True:
+                        ready, _, _ = select.select(self.waits, [], [])
+                        if ready[-1] is not self.sock or len(ready) > 1:
+                            self.drain(ready)
+                        if ready[0] is self.sock:
+                            break
+            return self.chan.recv()
         except (wire.Gone, OSError):
             self.on_gone()
             raise SystemExit(0)  # on_gone does not return; this is for its stand-ins in tests
@@ -183,19 +191,30 @@ class Client:
             self.add_class(d)
         for w in m.get("w") or ():
             self.warn(w)
+        pre = m.get("pre")
+        if type(pre) is dict:
+            # The module's functions and classes, sent with its import:
+            # its attributes until the next request.
+            dec = wire.Decoder(self.resolve)
+            try:
+                self.prefetch = {n: dec.decode(f) for n, f in pre.items() if type(f) is list and f[:1] == ["h"]}
+            except wire.DataError:
+                self.prefetch = {}
         lines = m.get("ln")
         if lines:
             sink = self.coverage() if self.coverage is not None else None
             if sink is not None:
                 sink.update(n for n in lines if type(n) is int)
 
-    def drain(self):
-        """Write what the program's pipes hold where the judge's sys.stdout
-        and sys.stderr are now: pytest's capture of the phase, capsys or
-        capfd. Past the output limit the judge's own writes fail and its
-        SIGXFSZ handler marks the run, as a program's writes into pytest's
-        capture did."""
+    def drain(self, ready=None):
+        """Write what the program's pipes hold (those of ready, or all)
+        where the judge's sys.stdout and sys.stderr are now: pytest's
+        capture of the phase, capsys or capfd. Past the output limit the
+        judge's own writes fail and its SIGXFSZ handler marks the run, as a
+        program's writes into pytest's capture did."""
         for fd, name, decoder in self.streams:
+            if ready is not None and fd not in ready:
+                continue
             while True:
                 try:
                     data = os.read(fd, 1 << 16)
@@ -206,6 +225,7 @@ class Client:
                 if not data:
                     self.streams = [s for s in self.streams if s[0] != fd]
                     self.waits = [w for w in self.waits if w != fd]
+                    self.pipes = [w for w in self.pipes if w != fd]
                     break
                 text = decoder.decode(data)
                 if text:
@@ -707,7 +727,7 @@ class ProgramModule(types.ModuleType):
         __tracebackhide__ = True
         c = _client[0]
         if name in c.prefetch:
-            return c.prefetch.pop(name)
+            return c.prefetch[name]
         if name.startswith("__") and name.endswith("__"):
             if name == "__all__":
                 got = c.request({"op": "all"}, frame=sys._getframe(1))

@@ -110,6 +110,7 @@ class Server:
 
     def __init__(self, sock, program_path, code=None, room_bias=0, std_prefixes=(), name="solution"):
         self.sock = sock
+        self.chan = wire.Channel(sock)
         self.name = name
         self.path = program_path
         self.code = code
@@ -175,7 +176,7 @@ class Server:
         """Answer requests until the judge closes the channel."""
         while True:
             try:
-                msg = wire.recv(self.sock)
+                msg = self.chan.recv()
             except wire.Gone:
                 return
             except wire.DataError:
@@ -184,7 +185,7 @@ class Server:
 
     def reply(self, out):
         self.attach(out)
-        wire.send(self.sock, out)
+        self.chan.send(out)
 
     def attach(self, out):
         """What goes with every message to the judge: new type and class
@@ -224,10 +225,10 @@ class Server:
             if kwargs:
                 msg["k"] = {k: enc.encode(v) for k, v in kwargs.items()}
         self.attach(msg)
-        wire.send(self.sock, msg)
+        self.chan.send(msg)
         while True:
             try:
-                m = wire.recv(self.sock)
+                m = self.chan.recv()
             except (wire.Gone, wire.DataError):
                 os._exit(0)
             if "r" in m:
@@ -290,11 +291,26 @@ class Server:
                     out["wb"] = wb
             if out["r"] == "ok":
                 out["v"] = enc.encode(value)
+                if op == "import":
+                    out["pre"] = self.module_functions(value, enc)
         except wire.LimitError as e:
             return {"r": "limit", "why": str(e)}
         except Exception as e:  # noqa: BLE001 - a value whose reading raised (a property of the program's)
             return {"r": "exc", "x": self.exc_form(e, frames=True)}
         return out
+
+    def module_functions(self, mod, enc, most=200):
+        """The public functions and classes of the program's module, as
+        handles, sent with its import: the judge's `from solution import f`
+        right after reads them without a request (until its next one)."""
+        pre = {}
+        for name, v in list(vars(mod).items())[:10000]:
+            if type(name) is str and not name.startswith("_") and \
+                    (type(v) is types.FunctionType or type(v) is type):
+                pre[name] = enc.encode(v)
+                if len(pre) >= most:
+                    break
+        return pre
 
     def arguments(self, msg):
         a, k = msg.get("a"), msg.get("k")

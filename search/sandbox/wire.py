@@ -63,17 +63,50 @@ _pack = struct.Struct(">I").pack
 _unpack = struct.Struct(">I").unpack
 
 
+# One encoder and one scanner for every frame: json.dumps with separators
+# makes an encoder a call, json.loads detects an encoding and strips
+# whitespace in Python code.
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+_scan = json.decoder.JSONDecoder().scan_once
+
+
 def dumps(obj):
-    """The bytes of one frame holding obj."""
-    data = json.dumps(obj, separators=(",", ":")).encode()
+    """The bytes of one frame holding obj (ASCII JSON)."""
+    data = _encode(obj).encode("ascii")
     return _pack(len(data)) + data
+
+
+def loads(data):
+    """The object of a frame's body: a JSON object in UTF-8, nothing after
+    it; DataError otherwise."""
+    try:
+        text = data.decode("utf-8")
+        obj, end = _scan(text, 0)
+    except (StopIteration, ValueError, RecursionError, MemoryError) as e:
+        raise DataError("a message that is not JSON: %s" % type(e).__name__) from None
+    if end != len(text):
+        raise DataError("a message that is not JSON: text after its value")
+    if type(obj) is not dict:
+        raise DataError("a message that is not an object")
+    return obj
 
 
 def send(sock, obj):
     sock.sendall(dumps(obj))
 
 
-def _read(sock, n):
+def recv(sock, limit=MAX_FRAME):
+    """The next frame's object read from sock without a buffer (Channel
+    reads ahead); Gone at EOF, DataError for a frame over limit bytes or not
+    JSON."""
+    head = _read_exact(sock, 4)
+    (n,) = _unpack(head)
+    if n > limit:
+        raise LimitError("a message of %d bytes (the limit is %d)" % (n, limit))
+    return loads(_read_exact(sock, n))
+
+
+def _read_exact(sock, n):
     buf = bytearray(n)
     view = memoryview(buf)
     got = 0
@@ -82,28 +115,50 @@ def _read(sock, n):
         if not k:
             raise Gone()
         got += k
-    return buf
+    return bytes(buf)
 
 
-def recv(sock, limit=MAX_FRAME):
-    """The next frame's object; Gone at EOF, DataError for a frame over
-    limit bytes or not JSON."""
-    head = sock.recv(4)
-    if not head:
-        raise Gone()
-    if len(head) < 4:
-        head += bytes(_read(sock, 4 - len(head)))
-    (n,) = _unpack(head)
-    if n > limit:
-        raise LimitError("a message of %d bytes (the limit is %d)" % (n, limit))
-    body = _read(sock, n)
-    try:
-        obj = json.loads(body)
-    except (ValueError, RecursionError, MemoryError) as e:
-        raise DataError("a message that is not JSON: %s" % type(e).__name__) from None
-    if type(obj) is not dict:
-        raise DataError("a message that is not an object")
-    return obj
+class Channel:
+    """One end of a run's socket: frames out, and frames in through a
+    buffer (a frame and the next one's start come in one read)."""
+
+    def __init__(self, sock, limit=MAX_FRAME):
+        self.sock = sock
+        self.limit = limit
+        self.buf = bytearray()
+
+    def send(self, obj):
+        self.sock.sendall(dumps(obj))
+
+    def _size(self):
+        """The buffered frame's total size, or None before its length."""
+        if len(self.buf) < 4:
+            return None
+        (n,) = _unpack(bytes(self.buf[:4]))
+        if n > self.limit:
+            raise LimitError("a message of %d bytes (the limit is %d)" % (n, self.limit))
+        return 4 + n
+
+    def pending(self):
+        """Whether a whole frame is buffered (recv then reads nothing)."""
+        size = self._size()
+        return size is not None and len(self.buf) >= size
+
+    def recv(self):
+        """The next frame's object; Gone at EOF, DataError for a frame over
+        the limit or not JSON."""
+        size = self._size()
+        while size is None or len(self.buf) < size:
+            missing = (size if size is not None else 4) - len(self.buf)
+            chunk = self.sock.recv(max(missing, 1 << 16))
+            if not chunk:
+                raise Gone()
+            self.buf += chunk
+            if size is None:
+                size = self._size()
+        body = bytes(self.buf[4:size])
+        del self.buf[:size]
+        return loads(body)
 
 
 # ---------------------------------------------------------------- encoding

@@ -240,6 +240,22 @@ def test_star_import_and_module_attributes(start):
     assert solution.f() == [3]
 
 
+def test_the_modules_functions_come_with_its_import(start):
+    c = start("X = [1]\ndef f():\n    return X\nclass K:\n    pass\ndef g(v):\n    global f\n    f = v\n")
+    asked = []
+    send = c.send
+    c.send = lambda msg: (asked.append(msg.get("op")), send(msg))[1]
+    from solution import f, K  # noqa: F401 - both answered with the import
+    assert asked == ["import"]
+    from solution import X  # data: asked for each time
+    assert asked == ["import", "getattr"] and X == [1]
+    import solution
+
+    solution.g(1)
+    # After a request the program may have rebound its names: asked again.
+    assert solution.f == 1
+
+
 def test_an_error_at_import_is_raised_at_the_import(start):
     start("x = 1\nraise RuntimeError('boom')\n")
     with pytest.raises(RuntimeError, match="boom") as e:

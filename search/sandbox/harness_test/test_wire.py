@@ -164,6 +164,30 @@ def test_frames_over_the_limit_are_refused():
             wire.recv(b)
 
 
+def test_a_channel_reads_frames_however_they_come():
+    a, b = socket.socketpair()
+    with a, b:
+        chan = wire.Channel(b, limit=1000)
+        # Two frames in one write, then one frame a byte at a time.
+        a.sendall(wire.dumps({"n": 1}) + wire.dumps({"n": 2}))
+        assert chan.recv() == {"n": 1}
+        assert chan.pending()
+        assert chan.recv() == {"n": 2}
+        assert not chan.pending()
+        for byte in wire.dumps({"n": [3, "x"]}):
+            a.sendall(bytes([byte]))
+        assert chan.recv() == {"n": [3, "x"]}
+        a.sendall(wire.dumps({"x": "y" * 2000})[:8])
+        with pytest.raises(wire.LimitError):
+            chan.recv()
+
+
+@pytest.mark.parametrize("body", [b"abc", b'{"a": 1} x', b"[1, 2]", b"\xff\xfe{}", b'{"a": NaN', b""])
+def test_a_frame_that_is_not_one_json_object_is_a_data_error(body):
+    with pytest.raises(wire.DataError):
+        wire.loads(body)
+
+
 def test_write_back_keeps_the_judges_objects():
     """A call's mutations of its arguments, told by the program's side and
     applied in place on the judge's side, with references between the
