@@ -7,11 +7,12 @@
 # of a failure (one exception, frames in the run folder) is written here
 # without pytest's formatter, character for character what pytest's
 # --tb=short writes for it. A program's frames are frames of code the judge
-# made (judge.fake_traceback) and read as pytest reads them.
+# made (frames.fake_traceback) and read as pytest reads them.
 import inspect
 import os
 
 import judge
+from frames import clean_traceback
 
 # The judge's frames on the way of a program's exception (each with
 # __tracebackhide__) are in this file.
@@ -65,7 +66,7 @@ def cache_traceback_frames():
         return f
 
     def _repr_failure_py(self, excinfo, style=None):
-        judge.clean_traceback(excinfo.value)
+        clean_traceback(excinfo.value)
         active[0] += 1
         try:
             return inner(self, excinfo, style)

@@ -24,7 +24,10 @@ import sys
 import types
 import warnings
 
+import frames
 import wire
+
+frames.HIDING_FILES.add(__file__)
 
 
 def program_special():
@@ -477,7 +480,7 @@ class Client:
         if type(form[1]) is int:
             self.exc_handles[id(exc)] = (exc, form[1])
         if type(form[10]) is list and form[10]:
-            exc.__traceback__ = fake_traceback(form[10], form[11], self.judge_path)
+            exc.__traceback__ = frames.fake_traceback(form[10], form[11], self.judge_path)
         return exc
 
     # ------------------------------------------------------------ the program's requests
@@ -668,56 +671,6 @@ JUDGE_SPECIAL.update({"__repr__": repr, "__str__": str, "__len__": len, "__iter_
                       "__gt__": lambda o, x: o > x, "__ge__": lambda o, x: o >= x})
 
 
-# ---------------------------------------------------------------- fake frames
-
-_fake_codes = {}
-_fake_globals = {"__builtins__": builtins, "__name__": "triage_frames"}
-
-
-class _Raise(BaseException):
-    pass
-
-
-def _fake_function(filename, name, first):
-    """A function whose code has the file name, name and first line of a
-    frame of the program's: calling it leaves a frame pytest reads as that
-    one (its source lines come from the file, the line from the
-    traceback entry)."""
-    key = (filename, name, first)
-    fn = _fake_codes.get(key)
-    if fn is None:
-        code = compile("def f(_k):\n    raise _Raise\n", filename, "exec", dont_inherit=True).co_consts[0]
-        code = code.replace(co_name=name, co_qualname=name, co_firstlineno=max(1, first))
-        fn = types.FunctionType(code, dict(_fake_globals, _Raise=_Raise))
-        if len(_fake_codes) < 10000:
-            _fake_codes[key] = fn
-    return fn
-
-
-def fake_traceback(frames, cut, judge_path):
-    """A traceback of frames [file, name, first line, line] made of fake
-    frames (see _fake_function). Their locals are {"_k": n}, a number of
-    their own, except that with cut (i, j) frame i has frame j's: pytest's
-    recursion check then finds the repeat the program's frames had."""
-    keys = list(range(len(frames)))
-    if type(cut) is list and len(cut) == 2 and all(type(c) is int for c in cut) and 0 <= cut[1] < cut[0] < len(frames):
-        keys[cut[0]] = keys[cut[1]]
-    made = []
-    for (fn_, name, first, line), k in zip(frames, keys):
-        if type(fn_) is not str or type(name) is not str or type(first) is not int or type(line) is not int:
-            continue
-        f = _fake_function(judge_path(fn_), name, first)
-        try:
-            f(k)
-        except _Raise as e:
-            tb = e.__traceback__
-            made.append((tb.tb_next.tb_frame, tb.tb_next.tb_lasti, line))
-    tb = None
-    for frame, lasti, line in reversed(made):
-        tb = types.TracebackType(tb, frame, lasti, line)
-    return tb
-
-
 # ---------------------------------------------------------------- the solution module
 
 class ProgramModule(types.ModuleType):
@@ -821,38 +774,3 @@ def install(c, path, name="solution"):
     finder = ProgramFinder(path, name)
     sys.meta_path.insert(0, finder)
     return finder
-
-
-
-def _hidden(tb):
-    f = tb.tb_frame
-    return f.f_code.co_filename == __file__ and f.f_locals.get("__tracebackhide__") is True
-
-
-def clean_traceback(exc):
-    """Take the judge's own frames (those on the way of a program's
-    exception, each with __tracebackhide__) out of exc's traceback and of
-    the tracebacks of the exceptions it chains or groups, in place: a run
-    in one process never had them, and pytest writes a chained exception's
-    traceback, and an exception group's, without hiding them."""
-    seen = set()
-    todo = [exc]
-    while todo:
-        e = todo.pop()
-        if not isinstance(e, BaseException) or id(e) in seen or len(seen) > 64:
-            continue
-        seen.add(id(e))
-        tb = e.__traceback__
-        while tb is not None and _hidden(tb):
-            tb = tb.tb_next
-        if tb is not e.__traceback__:
-            e.__traceback__ = tb
-        while tb is not None:
-            nxt = tb.tb_next
-            while nxt is not None and _hidden(nxt):
-                nxt = nxt.tb_next
-            if nxt is not tb.tb_next:
-                tb.tb_next = nxt
-            tb = nxt
-        todo.extend((e.__cause__, e.__context__))
-        todo.extend(getattr(e, "exceptions", ()) if isinstance(e, BaseExceptionGroup) else ())

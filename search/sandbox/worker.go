@@ -19,11 +19,11 @@ import (
 // The worker and the harness files it imports (README.md: the judge and
 // the program process of a run, the fork server, the values that cross).
 //
-//go:embed worker.py confine.py direct.py failtext.py forkserver.py harness.py judge.py program.py runs.py testids.py watch.py wire.py
+//go:embed worker.py confine.py direct.py failtext.py forkserver.py frames.py harness.py judge.py program.py runs.py testids.py watch.py wire.py
 var workerFiles embed.FS
 
 // workerFileNames lists the embedded files, worker.py first.
-var workerFileNames = []string{"worker.py", "confine.py", "direct.py", "failtext.py", "forkserver.py", "harness.py",
+var workerFileNames = []string{"worker.py", "confine.py", "direct.py", "failtext.py", "forkserver.py", "frames.py", "harness.py",
 	"judge.py", "program.py", "runs.py", "testids.py", "watch.py", "wire.py"}
 
 // maxFrame bounds one protocol message from a worker.
