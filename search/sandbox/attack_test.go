@@ -187,6 +187,25 @@ def add(a, b):
 		tests:    "from solution import sort_by\n\nEXPECTED = [1, 2, 3]\n\n\ndef test_sort():\n    assert sort_by([3, 1, 2], lambda x: x) == EXPECTED\n"},
 }
 
+// runnerPools starts two pools of o, closed when t ends: one with the direct
+// runner, one whose judge runs every file with pytest (under uid base
+// pytestUIDBase, 0 for o's).
+func runnerPools(t *testing.T, o Options, pytestUIDBase int) (direct, viaPytest *Pool) {
+	t.Helper()
+	direct, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { direct.Close() })
+	o.UIDBase, o.disabled = pytestUIDBase, layerSet{layerDirect: true}
+	viaPytest, err = New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { viaPytest.Close() })
+	return direct, viaPytest
+}
+
 // TestAttacksOnTheJudge: every shape of attacks passes plain pytest (the
 // attack is real) and fails in the sandbox, as its disarmed twin does,
 // through pytest's run and the direct runner alike; none leaves a process.
@@ -200,16 +219,8 @@ func TestAttacksOnTheJudge(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the full sandbox needs root")
 	}
-	direct, err := New(Options{Workers: 1, Timeout: 10 * time.Second, UIDBase: advUIDBase + 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer direct.Close()
-	viaPytest, err := New(Options{Workers: 1, Timeout: 10 * time.Second, UIDBase: advUIDBase + 4, disabled: layerSet{layerDirect: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer viaPytest.Close()
+	direct, viaPytest := runnerPools(t, Options{Workers: 1, Timeout: 10 * time.Second, UIDBase: advUIDBase + 3},
+		advUIDBase+4)
 	for _, need := range []string{"two-process", "fork-server", "uid-drop"} {
 		if !slices.Contains(direct.Protections(), need) {
 			t.Skipf("protection %s unavailable here (have %v)", need, direct.Protections())

@@ -308,16 +308,7 @@ func TestTestStylesAcrossTheProcesses(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the full sandbox needs root")
 	}
-	direct, err := New(Options{Workers: 1, Timeout: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer direct.Close()
-	viaPytest, err := New(Options{Workers: 1, Timeout: 20 * time.Second, disabled: layerSet{layerDirect: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer viaPytest.Close()
+	direct, viaPytest := runnerPools(t, Options{Workers: 1, Timeout: 20 * time.Second}, 0)
 	plain := PerProcess{Timeout: 60 * time.Second}
 	ctx := context.Background()
 	for _, c := range styleCases {
