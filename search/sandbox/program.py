@@ -219,7 +219,7 @@ class Server:
         is."""
         if self.depth == 0 or threading.get_ident() != self.thread:
             raise RuntimeError("the test's objects can only be used while the test calls the program")
-        enc = wire.Encoder(self.other)
+        enc = wire.Encoder(self.other, storage=True)
         if args or kwargs:
             msg["a"] = [enc.encode(a) for a in args]
             if kwargs:
@@ -283,7 +283,7 @@ class Server:
         if dec is not None:
             refs = {id(v): ["a", i] for i, v in enumerate(dec.memo)}
             keep = dec.memo
-        enc = wire.Encoder(self.other, refs=refs, keep=keep or ())
+        enc = wire.Encoder(self.other, refs=refs, keep=keep or (), storage=True)
         try:
             if dec is not None and dec.mutables:
                 wb = [[slot, enc.content(obj)] for slot, obj in dec.mutables if wire.changed(obj, snaps[slot])]
@@ -362,7 +362,7 @@ class Server:
         mod = self.import_program()
         names = self.call_at(room, _star_names, mod)
         values = [self.call_at(room, getattr, mod, n) for n in names]
-        return {"r": "ok", "v": wire.Encoder(self.other).encode((names, values))}
+        return {"r": "ok", "v": wire.Encoder(self.other, storage=True).encode((names, values))}
 
     # ------------------------------------------------------------ coverage
 
@@ -477,7 +477,7 @@ class Server:
         and (frames) the frames it passed through in the program."""
         seen = set() if seen is None else seen
         seen.add(id(e))
-        enc = wire.Encoder(self.other)
+        enc = wire.Encoder(self.other, storage=True)
 
         def safe(fn, default):
             try:
@@ -583,7 +583,7 @@ class Server:
         return exc
 
     def enc_value(self, x):
-        return wire.Encoder(self.other).encode(x)
+        return wire.Encoder(self.other, storage=True).encode(x)
 
     def special(self, proxy, name, args):
         return self.ask({"op": "special", "j": object.__getattribute__(proxy, "_triage_jid"), "name": name}, args)

@@ -176,6 +176,26 @@ def _is_namedtuple_type(t):
     return all(k in allowed for k in d)
 
 
+# A subclass of a builtin value type crosses as what its storage holds, read
+# by the builtin's own slot (each returns a new value of the exact builtin
+# type for a subclass): the program's object is a list, a str or an int, and
+# the judge sees that list, str or int, whatever its class says of itself.
+_STORAGE = ((list, list.copy), (tuple, lambda x: tuple.__getitem__(x, slice(None))), (dict, dict.copy),
+            (set, set.copy), (frozenset, frozenset.copy), (str, str.__str__), (bytes, bytes.__bytes__),
+            (bytearray, bytearray.copy), (int, int.__int__), (float, float.__float__),
+            (complex, complex.__complex__))
+
+
+def _stored(x):
+    """What x, an instance of a subclass of a builtin value type, holds as
+    that builtin's own value; None for any other object."""
+    for base, read in _STORAGE:
+        if isinstance(x, base):
+            v = read(x)
+            return v if type(v) is base else None
+    return None
+
+
 _ZONED = (datetime.datetime, datetime.time)
 _NT_KEYS = frozenset(("__doc__", "__slots__", "_fields", "_field_defaults", "__new__", "_make", "_replace",
                       "__repr__", "_asdict", "__getnewargs__", "__match_args__", "__module__", "__orig_bases__",
@@ -188,8 +208,9 @@ class Encoder:
     already holds (a call's arguments); keep holds what refs names, so that
     no id is reused while it is in use."""
 
-    def __init__(self, other, refs=None, keep=(), max_items=MAX_ITEMS, max_depth=MAX_DEPTH):
+    def __init__(self, other, refs=None, keep=(), max_items=MAX_ITEMS, max_depth=MAX_DEPTH, storage=False):
         self.other = other
+        self.storage = storage
         self.memo = dict(refs) if refs else {}
         self.keep = list(keep)
         self.n = 0
@@ -218,7 +239,17 @@ class Encoder:
             elif isinstance(x, pathlib.PurePosixPath) and t in (pathlib.PurePosixPath, pathlib.PosixPath):
                 h = _enc_path
             else:
-                return self.other(x)
+                v = _stored(x) if self.storage else None
+                if v is None:
+                    return self.other(x)
+                if type(v) not in _ENCODERS:
+                    return self.enc(v, depth)  # a str, int or float: a scalar of JSON's
+                # What the value holds, read by its builtin base: the
+                # subclass's own methods (an __iter__ or __len__ that
+                # answers what the test wants) are never asked.
+                self.memo[id(x)] = ["m", self.n]
+                self.keep.append(x)
+                x, h = v, _ENCODERS[type(v)]
         if depth >= self.max_depth:
             raise LimitError("a value nested more than %d deep" % self.max_depth)
         self.memo[id(x)] = ["m", self.n]

@@ -88,6 +88,45 @@ def test_what_is_not_data_is_a_handle():
     assert got[0] is m and got[1] is s and got[2] is ls and got[3] is print
 
 
+def test_builtin_subclasses_cross_as_what_they_hold_from_the_program():
+    """storage=True (the program's side): a subclass of a builtin value type
+    is its storage, read by the builtin's slot, whatever its methods say."""
+    class Liar(list):
+        def __iter__(self):
+            return iter([1, 2, 3])
+
+        def __len__(self):
+            return 3
+
+        def copy(self):
+            return [1, 2, 3]
+
+    class S(str):
+        def __str__(self):
+            return "lie"
+
+    class I(int):
+        def __int__(self):
+            return 7
+
+    class T(tuple):
+        def __getitem__(self, k):
+            return (9,)
+
+    class F(float):
+        pass
+
+    class D(dict):
+        def keys(self):
+            return ["x"]
+
+    liar = Liar([1])
+    got = round_trip([liar, S("s"), I(1), T((4,)), F(0.5), D(a=1), liar], storage=True)
+    assert got == [[1], "s", 1, (4,), 0.5, {"a": 1}, [1]]
+    assert [type(v) for v in got] == [list, str, int, tuple, float, dict, list]
+    assert got[0] is got[6]  # shared as it was
+
+
 def test_a_namedtuple_with_its_own_methods_is_not_data():
     class P(collections.namedtuple("P", "x")):
         def __eq__(self, other):
