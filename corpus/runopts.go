@@ -19,18 +19,18 @@ type RunOptions struct {
 	// Timeout alone.
 	CPU time.Duration
 	// ProgramCPU, when > 0 and below CPU, is the program's own budget within
-	// CPU: the CPU of its import and of the test bodies (Execution.ProgramCPUMS),
-	// as the harness inside the run reports it while the run goes, so that a
-	// loop ends at a few times the program's need instead of at CPU, most of
-	// which is pytest's allowance. The program could change that report, so
-	// the budget only ever ends a run sooner: CPU still holds.
+	// CPU: the CPU of its import and of every call into it
+	// (Execution.ProgramCPUMS), so that a loop ends at a few times the
+	// program's need instead of at CPU, most of which is pytest's allowance.
+	// The sandbox reads it from outside the run (the program's own process,
+	// search/sandbox/README.md); the budget only ever ends a run sooner: CPU
+	// still holds.
 	ProgramCPU time.Duration
 	// Coverage asks for TestResult.Lines.
 	Coverage bool
 	// SplitCPU asks for Execution.ProgramCPUMS, the program's share of
-	// CPUMS. Only for runs of a trusted reference: the split is measured
-	// inside the run, where a program could change it; limits are always
-	// enforced on the whole count.
+	// CPUMS, for runs of a trusted reference (the floors of ProgramCPU are
+	// made from it); limits are always enforced on the whole count.
 	SplitCPU bool
 }
 

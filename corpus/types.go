@@ -52,7 +52,7 @@ type Execution struct {
 	// Not stored in the corpus's rows.
 	CPUMS float64 `json:"cpu_ms,omitempty"`
 	// ProgramCPUMS is the part of CPUMS spent in the program's import and
-	// the test bodies, when the run was asked for it (RunOptions.SplitCPU)
+	// the calls into it (the sandbox's program process), when the run was asked for it (RunOptions.SplitCPU)
 	// and the executor measures it; zero otherwise. Not stored in the rows.
 	ProgramCPUMS float64 `json:"program_cpu_ms,omitempty"`
 }

@@ -98,9 +98,10 @@ type BenchResult struct {
 	Statuses              map[corpus.Status]int `json:"executor_statuses"`
 	Protections           []string              `json:"protections"`
 	// ExecutorPhases splits ExecutorCPUMSPerSuite by phase: the workers'
-	// start-up, each run's child by phase (as the processes report their
-	// CPU clocks), the worker's own side of the runs, the reference
-	// collections, the re-check, this process, and what is left.
+	// start-up, each run's judge by phase (as it reports its CPU clock) and
+	// program process (as the worker reads its clock), the worker's own
+	// side of the runs, the reference collections, this process, and what
+	// is left.
 	ExecutorPhases []PhaseCPU `json:"executor_cpu_ms_per_suite_by_phase"`
 	// ReferenceCollections counts the test files whose reference ids the
 	// executor took (collected with a stand-in program, or read from the
@@ -252,15 +253,14 @@ func cpuSeconds() float64 {
 
 // Phases of a suite's CPU time that Bench reports, in order.
 var benchPhases = []string{
-	"worker_startup", // starting the workers: importing and warming pytest, the new root, filters
-	"fork_setup",     // a run's child before the program: the fork's page copies, rlimits, uid, filters, static check
-	"import",         // the program's module code
-	"collection",     // collecting the test file, the program's import aside
-	"tests",          // the test functions' bodies (with coverage, its tracing)
-	"reporting",      // fixtures, pytest's reports, the signed result lines, session end
-	"worker_run",     // the worker's side of a run: files, the fork, waiting, checking the lines, clean-up
+	"worker_startup", // starting the workers: importing and warming pytest, the new root, filters, calibration
+	"fork_setup",     // a run's judge and program process before their start marks: the forks' page copies, rlimits, uid, filters
+	"program",        // the program process: solution.py's import and every call into it, the values it sends
+	"collection",     // the judge collecting the test file (with the requests of the program's import)
+	"tests",          // the judge's side of the test functions' bodies (assertions, requests, values read)
+	"reporting",      // the judge's fixtures, pytest's reports, the result lines, session end
+	"worker_run",     // the worker's side of a run: files, the forks, waiting, reading the lines, clean-up
 	"reference_ids",  // collecting each test file with a stand-in program (once per file)
-	"recheck",        // the independent re-check of passing runs (child and worker)
 	"go",             // this process: the pool, the protocol, verdicts
 	"other",          // the rest of the total (processes a run left behind, rounding)
 }
@@ -296,8 +296,6 @@ func (c *cpuPhases) add(kind string, resp wireResponse) {
 	switch kind {
 	case kindCollect:
 		c.addMS("reference_ids", resp.ChildCPUMS+resp.WorkerCPUMS)
-	case kindRecheck:
-		c.addMS("recheck", resp.SetupCPUMS+resp.CPUMS+resp.WorkerCPUMS)
 	default:
 		var ph map[string]float64
 		for _, ev := range resp.Events {
@@ -305,8 +303,8 @@ func (c *cpuPhases) add(kind string, resp wireResponse) {
 				ph = ev.Phases
 			}
 		}
-		rest := resp.CPUMS - ph["import"] - ph["collection"] - ph["tests"]
-		c.addMS("fork_setup", resp.SetupCPUMS, "import", ph["import"], "collection", ph["collection"],
+		rest := resp.CPUMS - resp.ProgramCPUMS - ph["collection"] - ph["tests"]
+		c.addMS("fork_setup", resp.SetupCPUMS, "program", resp.ProgramCPUMS, "collection", ph["collection"],
 			"tests", ph["tests"], "reporting", max(rest, 0), "worker_run", resp.WorkerCPUMS)
 	}
 }

@@ -1,70 +1,45 @@
 // Package sandbox runs untrusted Python programs against their pytest files,
 // fast, isolated, and so that a program cannot write its own verdict.
 //
-// A Pool keeps warm Python workers (worker.py, embedded with guard.py,
-// confine.py, compare.py and recheck.py). Each worker is started by /usr/bin/python3 in
-// new net, mount, pid, ipc and uts namespaces and inside its own cgroup
-// (pids and memory limits, on cgroup v1 or v2; on v2 the process moves
-// itself into a leaf of its cgroup so that it can hand the controllers down). It installs an audit hook (inert until a run arms it),
-// imports pytest and runs it once to load every lazily imported module,
-// pivots into a new root of read-only bind mounts holding only the Python
-// installation, what pytest imported and a private run folder (no /proc, no
-// host /tmp, /work or home, no task file, repository or triage binary),
-// builds one pytest Config and Session for the run folder and installs a
-// seccomp filter (with no_new_privs) against what the sandbox never needs:
-// ptrace, bpf, mount, unshare/setns and namespace clones, keyctl, and more.
+// A Pool keeps warm Python workers (worker.py and the harness files it
+// imports, embedded). Each worker is started by /usr/bin/python3 in new
+// net, mount, pid, ipc and uts namespaces and inside its own cgroup (pids
+// and memory limits, on cgroup v1 or v2; on v2 the process moves itself into
+// a leaf of its cgroup so that it can hand the controllers down). It imports
+// pytest and runs it once to load every lazily imported module, pivots into
+// a new root of read-only bind mounts holding only the Python installation,
+// what pytest imported and a private run folder (no /proc, no host /tmp,
+// /work or home, no task file, repository or triage binary), builds one
+// pytest Config and Session for the run folder, installs a seccomp filter
+// (with no_new_privs) against what the sandbox never needs (ptrace, bpf,
+// mount, unshare/setns and namespace clones, keyctl, and more) and forks a
+// fork server, a copy of itself that only forks a run's processes.
 //
-// For each run it writes solution.py and test_solution.py (plus pytest's own
-// assertion-rewritten pyc of the test file, cached per test-file hash),
-// checks the program statically and has a child forked that drops to an
-// unprivileged uid, sets rlimits (CPU, address space, processes, file size,
-// open files), refuses itself new signal handlers, arms the audit hook and
-// continues that Session: collection, the run loop and session finish,
-// streaming one HMAC-signed report line per test back. The worker counts the
-// child's CPU time from a mark the child writes before collection and kills
-// it at the CPU limit (Options.CPULimit; README.md, "Time limits"). When
-// the child ends (or a limit is reached) every other process of the
-// namespace is killed. Verdicts are
-// pytest's own: only configuration and session start-up are shared, and
-// every run forks from the same clean state. Inside its pid namespace the
-// worker forks those children through a fork server, a copy of itself made
-// once after start-up that only forks, reaps and kills what a run left
-// behind, so the worker's own pages are never shared with a run's child
-// (each page it wrote after a fork used to cost it a fault; README.md,
-// "The fork server"). For a test file of plain shape
-// (one literal parametrize allowed), the child calls the tests itself with
-// pytest's own warning filters, log handlers, capture, assertion
-// explanations and failure text, skipping pytest's collection; anything it
-// does not reproduce goes back to pytest's run (README.md, "The direct
-// runner"). Workers run with PYTHONHASHSEED=0, so set order is the same in
-// every run.
+// Each run has two processes (README.md, "Two processes"): a judge, which
+// continues the warm pytest Session with the test file (pytest's collection
+// and run, or the direct runner's for a file of plain shape) and never
+// executes the program's code, and a program process, which imports
+// solution.py and answers the judge's requests over a socket as an
+// unprivileged uid, in a folder of its own, under the run's rlimits. Only
+// data crosses, by exact type and within limits; what is not data is a
+// handle, equal only to itself; the program's exceptions, output, warnings,
+// its mutations of the test's arguments and per-test coverage come back.
+// The worker counts both processes' CPU from the start marks they write
+// before any test or program code runs and kills them at the CPU limit
+// (Options.CPULimit; README.md, "Time limits"), or at the program's own
+// budget (Options.ProgramCPULimit, the program process alone). The judge
+// streams one JSON line per test on a pipe only it holds; when the judge
+// ends, every other process of the namespace is killed. Workers run with
+// PYTHONHASHSEED=0, so set order is the same in every run.
 //
 // A verdict is a label a model learns from, so a pass must not be forgeable
-// (issue 12). The layers, each described in README.md with the forgeries it
-// stops and what it costs:
-//   - the test ids of each test file, collected once with a stand-in for the
-//     program (or read from the text of a plain file), must equal the run's
-//     collection, and a report of a test that was not collected is rejected;
-//   - the result channel needs a per-run key, and neither /proc nor the
-//     frames and objects of the harness are within the program's reach: the
-//     audit hook refuses frame access, tracing, gc walks, ctypes, new code
-//     objects and foreign byte code, and the seccomp filter refuses signal
-//     handlers (which would hand over the interrupted frame);
-//   - a static check of the program looks for what no honest solution needs
-//     (harness imports, frame attributes, os._exit, comparison methods that
-//     ignore their argument);
-//   - both harnesses compile the test file with its ==, !=, in, not in and
-//     unittest assertions checked (compare.py): a value compared with a
-//     plain builtin value is judged by the builtin's own semantics (a
-//     subclass as the builtin it is) or asked whether it also equals a fresh
-//     object and nudged copies of the expected value; a lie is tamper;
-//   - every run that passes every test is run again by recheck.py, a second
-//     harness that shares none of pytest's runner, compiles the test file
-//     from memory with private builtins and reports once, with its own key.
-//
-// A run caught by any of them gets status corpus.StatusTamper: every test
-// failed, the reasons in the feedback. README.md says what remains out of
-// reach.
+// (issues 12, 19, 40): whatever the program does, to pytest, to the values
+// it returns or to the modules the test uses, happens in its own process,
+// and the judge decides every comparison on its own objects. The test ids
+// of each test file, collected once with a stand-in for the program (or
+// read from the text of a plain file), must equal the run's collection;
+// a run that differs has status corpus.StatusTamper: every test failed, the
+// reason in the feedback. README.md says what remains out of reach.
 //
 // Options: -p no:cacheprovider, no:unraisableexception, no:threadexception
 // (they never change a verdict) and --tb=short (feedback format only); the

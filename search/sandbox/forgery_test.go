@@ -63,21 +63,22 @@ def test_float():
 const forgeryReference = "def add(a, b):\n    return a + b\n"
 
 // forgery is one program that tries to be recorded as a fix without being
-// one. Each runs twice: on a pool with every layer, and on a pool without
-// the static check (so the dynamic layers are shown to hold on their own).
+// one. Each runs twice: on a full pool, and on a pool whose judge runs
+// every file with pytest (the direct runner off), the harness the
+// forgeries of pytest's own machinery target. None is ever solved: what it
+// does to pytest, the harness or the values it returns happens in its own
+// process, and the test file's verdicts are the judge's.
 type forgery struct {
 	name    string
 	program string
 	tests   string // default forgeryTests
-	// want: statuses allowed with every layer; bare: without the static check.
-	// None is ever solved.
-	want, bare []corpus.Status
+	// allowed: its statuses (default notSolved).
+	allowed []corpus.Status
 }
 
-var (
-	tamperOnly    = []corpus.Status{corpus.StatusTamper}
-	failingOrTamp = []corpus.Status{corpus.StatusOK, corpus.StatusTamper, corpus.StatusLoadError, corpus.StatusCrash}
-)
+// notSolved are the statuses of a program that fails some test.
+var notSolved = []corpus.Status{corpus.StatusOK, corpus.StatusTamper, corpus.StatusLoadError, corpus.StatusCrash,
+	corpus.StatusTimeout}
 
 // pipeForger writes forged results to every pipe it can find (through
 // /proc/self/fd, else by trying every descriptor) in the old unsigned
@@ -121,8 +122,7 @@ def _forge():
 func forgeries(tmpTaskDir string) []forgery {
 	return []forgery{
 		// The seven forgeries of issue 12.
-		{name: "patches Function.runtest", program: "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n\ndef add(a, b):\n    return a - b\n",
-			want: tamperOnly, bare: tamperOnly},
+		{name: "patches Function.runtest", program: "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n\ndef add(a, b):\n    return a - b\n"},
 		{name: "wraps call_and_report", program: `import _pytest.runner as runner
 
 _orig = runner.call_and_report
@@ -139,7 +139,7 @@ runner.call_and_report = call_and_report
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: tamperOnly},
+`},
 		{name: "walks frames to the collector", program: `import sys
 
 def _find():
@@ -162,7 +162,7 @@ if _c is not None:
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: tamperOnly},
+`},
 		{name: "walks frames to config and wraps makereport", program: `import sys
 import pytest
 
@@ -189,11 +189,9 @@ if _cfg is not None:
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: tamperOnly},
-		{name: "forges lines on the result pipe and exits", program: pipeForger + "\n_forge()\nos._exit(0)\n\ndef add(a, b):\n    return a - b\n",
-			want: tamperOnly, bare: tamperOnly},
-		{name: "forges lines on the result pipe and closes it", program: pipeForger + "\nfor _fd in _forge():\n    os.close(_fd)\n\ndef add(a, b):\n    return a - b\n",
-			want: tamperOnly, bare: tamperOnly},
+`},
+		{name: "forges lines on the result pipe and exits", program: pipeForger + "\n_forge()\nos._exit(0)\n\ndef add(a, b):\n    return a - b\n"},
+		{name: "forges lines on the result pipe and closes it", program: pipeForger + "\nfor _fd in _forge():\n    os.close(_fd)\n\ndef add(a, b):\n    return a - b\n"},
 		{name: "executes the reference from the host's task files", program: fmt.Sprintf(`import glob, json, os
 
 def _reference():
@@ -215,7 +213,7 @@ if _src:
 else:
     def add(a, b):
         return a - b
-`, tmpTaskDir), want: tamperOnly, bare: []corpus.Status{corpus.StatusOK}},
+`, tmpTaskDir)},
 		// Our own.
 		{name: "gets frames through sys.settrace", program: `import sys
 
@@ -239,7 +237,7 @@ sys.settrace(_tracer)
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: tamperOnly},
+`},
 		{name: "gets frames through a signal handler", program: `import os, signal
 
 _frames = []
@@ -254,7 +252,7 @@ while f is not None:
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: failingOrTamp},
+`},
 		{name: "launders sys._getframe through a finalizer", program: `import operator, sys, weakref
 
 class _X:
@@ -273,9 +271,8 @@ while f is not None:
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: tamperOnly},
-		{name: "forges results from an atexit hook", program: pipeForger + "\nimport atexit\natexit.register(_forge)\n\ndef add(a, b):\n    return a - b\n",
-			want: tamperOnly, bare: failingOrTamp},
+`},
+		{name: "forges results from an atexit hook", program: pipeForger + "\nimport atexit\natexit.register(_forge)\n\ndef add(a, b):\n    return a - b\n"},
 		{name: "replaces builtins.__import__", program: `import builtins, threading, time, types
 
 _real = builtins.__import__
@@ -306,10 +303,9 @@ builtins.__import__ = _import
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: failingOrTamp},
+`},
 		{name: "patches math.isclose in the shared module", program: "import math\nmath.isclose = lambda *a, **k: True\n\ndef add(a, b):\n    return a - b\n",
-			tests: "from solution import add\nimport math\n\ndef test_close():\n    assert math.isclose(add(0.1, 0.2), 0.3)\n",
-			want:  tamperOnly, bare: tamperOnly},
+			tests: "from solution import add\nimport math\n\ndef test_close():\n    assert math.isclose(add(0.1, 0.2), 0.3)\n"},
 		{name: "patches pytest.approx's comparison", program: `import sys
 
 _api = sys.modules.get("_pytest.python_api")
@@ -318,7 +314,7 @@ if _api is not None:
 
 def add(a, b):
     return a + b if isinstance(a, int) else a - b
-`, tests: approxTests, want: tamperOnly, bare: tamperOnly},
+`, tests: approxTests},
 		{name: "patches the harness through sys.modules['__main__']", program: `import sys
 
 _main = sys.modules.get("__main__")
@@ -333,7 +329,7 @@ if _C is not None:
 
 def add(a, b):
     return a - b
-`, want: tamperOnly, bare: failingOrTamp},
+`},
 		{name: "reaches config through sys.meta_path", program: `import sys
 
 _cfg = None
@@ -351,9 +347,9 @@ if _cfg is not None:
 def add(a, b):
     return a - b
 `,
-			// The direct runner calls no hook the plugin could answer: the
-			// full pool records an honest failure.
-			want: failingOrTamp, bare: tamperOnly},
+		// The direct runner calls no hook the plugin could answer: the
+		// full pool records an honest failure.
+		},
 		{name: "answers from the test file on disk", program: `import re
 
 _table = {}
@@ -367,18 +363,18 @@ except OSError:
 def add(a, b):
     got = _table.get((float(a), float(b)))
     return got if got is not None else a - b
-`, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+`, tests: equalityTests},
 		{name: "rewrites a small int with ctypes", program: `import ctypes
 
 ctypes.c_ssize_t.from_address(id(-1) + 24).value = 3
 
 def add(a, b):
     return a - b
-`, tests: equalityTests, want: tamperOnly, bare: failingOrTamp},
+`, tests: equalityTests},
 		{name: "adds passing tests through the test file's star import", program: "def add(a, b):\n    return a - b\n\ndef test_extra_1():\n    pass\n\ndef test_extra_2():\n    pass\n",
-			tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n", want: tamperOnly, bare: tamperOnly},
+			tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n"},
 		{name: "returns unittest.mock.ANY", program: "from unittest.mock import ANY\n\ndef add(a, b):\n    return ANY\n",
-			tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+			tests: equalityTests},
 		{name: "returns an object whose __eq__ is always true", program: `class _Anything(int):
     def __eq__(self, other):
         return True
@@ -387,7 +383,7 @@ def add(a, b):
 
 def add(a, b):
     return _Anything(a - b)
-`, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+`, tests: equalityTests},
 		{name: "replaces the comparison checks in the builtins", program: `import builtins
 
 class _R:
@@ -398,7 +394,7 @@ setattr(builtins, "@" + "triage_compare", lambda op, a, b: True)
 
 def add(a, b):
     return _R()
-`, tests: equalityTests, want: tamperOnly, bare: tamperOnly},
+`, tests: equalityTests},
 		{name: "replaces the comparison checks through the test file's star import", program: `class _R:
     def __eq__(self, other):
         return isinstance(other, int)
@@ -407,7 +403,7 @@ globals()["@" + "triage_compare"] = lambda op, a, b: True
 
 def add(a, b):
     return _R()
-`, tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n", want: tamperOnly, bare: tamperOnly},
+`, tests: "from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n"},
 		// A program that does not import, so that pytest imports the test
 		// file after it in the same child: first it plants the byte code of
 		// passing tests where pytest's import looks for the test file's
@@ -431,7 +427,7 @@ raise ImportError("the tests are planted")
 
 def add(a, b):
     return a - b
-`, want: []corpus.Status{corpus.StatusLoadError}, bare: []corpus.Status{corpus.StatusLoadError}},
+`, allowed: []corpus.Status{corpus.StatusLoadError}},
 	}
 }
 
@@ -460,23 +456,19 @@ func TestAdversarialForgeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer full.Close()
-	// The pool without the static check runs every file with pytest (the
-	// direct runner off), so the forgeries of pytest's own machinery meet
-	// the harness they target; the full pool runs the plain forgery test
-	// files directly, where those patches change nothing.
+	// The second pool runs every file with pytest (the direct runner off),
+	// so the forgeries of pytest's own machinery meet the harness they
+	// target; the full pool runs the plain forgery test files directly.
 	bare, err := New(Options{Workers: 1, Timeout: limit, MemoryMB: 512, MaxProcs: 32, TmpfsMB: 32, UIDBase: advUIDBase + 2,
-		disabled: layerSet{layerStatic: true, layerDirect: true}})
+		disabled: layerSet{layerDirect: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bare.Close()
-	for _, need := range []string{"mount-allowlist", "seccomp", "audit-hook", "static-check", "comparison-check", "recheck", "reference-ids", "uid-drop"} {
+	for _, need := range []string{"mount-allowlist", "seccomp", "two-process", "fork-server", "reference-ids", "uid-drop"} {
 		if !slices.Contains(full.Protections(), need) {
 			t.Skipf("protection %s unavailable here (have %v)", need, full.Protections())
 		}
-	}
-	if slices.Contains(bare.Protections(), "static-check") {
-		t.Fatalf("static check still on: %v", bare.Protections())
 	}
 	ctx := context.Background()
 	// The forgeries' test files pass with the reference on both pools.
@@ -493,13 +485,17 @@ func TestAdversarialForgeries(t *testing.T) {
 		if tests == "" {
 			tests = forgeryTests
 		}
+		allowed := f.allowed
+		if allowed == nil {
+			allowed = notSolved
+		}
 		for _, side := range []struct {
 			label  string
 			pool   *Pool
 			uid    int
 			want   []corpus.Status
 			solved bool
-		}{{"full", full, advUIDBase + 1, f.want, false}, {"without static check", bare, advUIDBase + 2, f.bare, false}} {
+		}{{"full", full, advUIDBase + 1, allowed, false}, {"pytest's run", bare, advUIDBase + 2, allowed, false}} {
 			t.Run("Adversarial "+f.name+" ("+side.label+")", func(t *testing.T) {
 				rctx, cancel := context.WithTimeout(ctx, 2*limit+10*time.Second)
 				defer cancel()

@@ -12,11 +12,11 @@ import (
 // BenchmarkLayers measures what each layer costs, in CPU time of the
 // worker's processes as they report it (so other load on the machine counts
 // as little as possible, and every figure of one run is taken under the same
-// conditions): the start-up phases of a worker; the child of a pytest run, of
-// a re-check and of a reference collection on the same worker, alternating
-// over the benchmark set's reference solutions; and the child of a pytest run
-// on workers that lack one layer each, taking the benchmark set's suites in
-// turn across all of them. The README's cost table comes from
+// conditions): the start-up phases of a worker; the processes of a run and
+// of a reference collection on the same worker, alternating over the
+// benchmark set's reference solutions; and the processes of a run on workers
+// that lack one layer each, taking the benchmark set's suites in turn across
+// all of them. The README's cost table comes from
 //
 //	go test ./search/sandbox -run '^$' -bench Layers -benchtime 1x
 func BenchmarkLayers(b *testing.B) {
@@ -62,7 +62,7 @@ func BenchmarkLayers(b *testing.B) {
 					if !strings.HasSuffix(su.Name, "/ref") {
 						continue
 					}
-					for _, kind := range []string{kindRun, kindRecheck, kindCollect} {
+					for _, kind := range []string{kindRun, kindCollect} {
 						program := su.Program
 						if kind == kindCollect {
 							program = ""
@@ -88,13 +88,11 @@ func BenchmarkLayers(b *testing.B) {
 			off  layerSet
 		}{
 			{"all", nil},
-			{"no-audit-hook", layerSet{layerAuditHook: true}},
-			{"no-static-check", layerSet{layerStatic: true}},
 			{"no-seccomp", layerSet{layerSeccomp: true}},
-			{"no-comparison-check", layerSet{layerCompare: true}},
 			{"no-mount-allowlist", layerSet{layerAllowlist: true}},
 			{"no-direct-runner", layerSet{layerDirect: true}},
-			{"none-of-these", layerSet{layerAuditHook: true, layerStatic: true, layerSeccomp: true, layerAllowlist: true}},
+			{"no-fork-server", layerSet{layerForkServer: true}},
+			{"none-of-these", layerSet{layerSeccomp: true, layerAllowlist: true}},
 		}
 		for i := 0; i < b.N; i++ {
 			pools := make([]*Pool, len(configs))

@@ -36,11 +36,12 @@ var namespacedLimits = []string{"uid-drop", "rlimits", "memory-accounting", "pid
 // workers' namespaces, mounts and pivot_root, SETUID and SETGID for the
 // drop to each run's uid, KILL for killing what a run left (processes of
 // another uid), DAC_OVERRIDE for writing into the run folder (a tmpfs of
-// the run's uid, mode 0700), SYS_PTRACE for reading the runs' proportional
+// the run's uid, mode 0700), CHOWN for giving the program process its own
+// folder inside the judge's root-owned run folder (and tmp_path), SYS_PTRACE for reading the runs' proportional
 // memory (memwatch.go). In a user namespace each holds only over what that
 // namespace owns. docs/deploy.md says more; TestUnprivilegedSandbox runs
 // the hostile-program suites with this bounding set.
-var PodCapabilities = []string{"SYS_ADMIN", "SETUID", "SETGID", "KILL", "DAC_OVERRIDE", "SYS_PTRACE"}
+var PodCapabilities = []string{"SYS_ADMIN", "SETUID", "SETGID", "KILL", "DAC_OVERRIDE", "CHOWN", "SYS_PTRACE"}
 
 // errBadUIDBase means Options.UIDBase names uids this process cannot set.
 var errBadUIDBase = errors.New("the runs' uids cannot be set")

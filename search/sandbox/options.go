@@ -27,15 +27,12 @@ type Options struct {
 	// depend on when the worker looked.
 	CPULimit time.Duration
 	// ProgramCPULimit, when > 0 and below CPULimit, is the program's own
-	// budget within a run's CPU limit: the CPU of executing solution.py's
-	// module code and of the test bodies, which the run's child publishes
-	// to the worker as it goes; a run over it ends as a timeout. It lets a
-	// loop stop at a few times the program's own need instead of at the
-	// whole limit, most of which is pytest's allowance. The program could
-	// change what its child publishes, so it only ever ends a run sooner:
-	// CPULimit, counted from outside, holds whatever it says. Runs only: the
-	// re-check of a passing run and the reference collection keep CPULimit
-	// alone.
+	// budget within a run's CPU limit: the CPU of the run's program process
+	// (solution.py's import and every call into it), which the worker reads
+	// from outside; a run over it ends as a timeout. It lets a loop stop at
+	// a few times the program's own need instead of at the whole limit,
+	// most of which is pytest's allowance. Runs only: the reference
+	// collection keeps CPULimit alone.
 	ProgramCPULimit time.Duration
 	// MemoryMB caps one run's address space (RLIMIT_AS) and, plus the work
 	// tmpfs and the worker's own share, the worker's memory cgroup (default 1024).
@@ -80,13 +77,9 @@ type Options struct {
 
 // Layers that the package's benchmarks can switch off one at a time.
 const (
-	layerRecheck      = "recheck"
 	layerReferenceIDs = "reference-ids"
 	layerSeccomp      = "seccomp"
 	layerAllowlist    = "mount-allowlist"
-	layerAuditHook    = "audit-hook"
-	layerStatic       = "static-check"
-	layerCompare      = "comparison-check"
 	layerStaticIDs    = "static-ids"
 	layerDirect       = "direct"
 	layerForkServer   = "fork-server"
@@ -98,7 +91,7 @@ type layerSet map[string]bool
 // workerLayers lists the switched-off layers that worker.py implements.
 func (l layerSet) workerLayers() []string {
 	var out []string
-	for _, name := range []string{layerSeccomp, layerAllowlist, layerAuditHook, layerStatic, layerCompare, layerStaticIDs, layerDirect, layerForkServer} {
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerStaticIDs, layerDirect, layerForkServer} {
 		if l[name] {
 			out = append(out, name)
 		}

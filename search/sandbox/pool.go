@@ -271,11 +271,11 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 		}
 	}
 	set := map[string]bool{"wall-timeout": true, "output-cap": true}
-	if !p.opts.disabled[layerReferenceIDs] {
-		set["reference-ids"] = true
-	}
 	for _, pr := range w.hello.Protections {
 		set[pr] = true
+	}
+	if p.opts.disabled[layerReferenceIDs] {
+		delete(set, "reference-ids")
 	}
 	if w.nsFlags {
 		set["netns"], set["ipcns"], set["utsns"], set["mountns"] = true, true, true, true
@@ -291,9 +291,6 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 	}
 	if s.cg != nil && s.cg.memory != "" {
 		set["cgroup-memory"] = true
-	}
-	if p.opts.disabled[layerRecheck] {
-		delete(set, "recheck")
 	}
 	if first && !p.opts.NoIsolation {
 		var missing []string
@@ -314,7 +311,7 @@ func (p *Pool) startWithin(s *slot, timeout time.Duration) error {
 // with cgroup v1 (see Protections).
 var fullProtections = []string{"netns", "mountns", "pidns", "ipcns", "utsns", "mount-allowlist", "readonly-root",
 	"private-tmpfs", "uid-drop", "rlimits", "seccomp", "no-new-privs", "cgroup-pids", "cgroup-memory",
-	"audit-hook", "static-check", "signed-reports", "reference-ids", "recheck", "wall-timeout", "output-cap"}
+	"two-process", "fork-server", "reference-ids", "wall-timeout", "output-cap"}
 
 func dedupe(xs []string) []string {
 	seen := map[string]bool{}
@@ -345,8 +342,11 @@ func clearDir(dir string) error {
 // pidns, ipcns, utsns, mount-allowlist (the new root of doc.go; without it
 // the host tree is visible read-only), readonly-root, private-tmpfs,
 // uid-drop, rlimits, seccomp, no-new-privs, cgroup-pids, cgroup-memory,
-// wall-timeout, output-cap. Verdict integrity: audit-hook, static-check,
-// signed-reports, reference-ids, recheck. A layer that could not be set up
+// wall-timeout, output-cap. Verdict integrity: two-process (the test file
+// and pytest run in a judge process that never runs the program's code;
+// values cross as data), fork-server (every program process starts as a
+// copy of a process that never held a test file or another program),
+// reference-ids. A layer that could not be set up
 // is missing here and was logged with slog.Warn.
 func (p *Pool) Protections() []string {
 	p.mu.Lock()
@@ -362,12 +362,13 @@ func (p *Pool) Protections() []string {
 // Options returns the options the pool runs with, defaults filled in.
 func (p *Pool) Options() Options { return p.opts }
 
-// Run saves program as solution.py and tests as test_solution.py, runs
-// pytest on them in a fresh isolated child of a warm worker and returns the
-// verdicts. A run that passes every test is run again by the independent
-// harness before it is returned as solved; a run caught tampering has status
-// tamper. A failing, hanging or crashing program is data in the Execution;
-// the error is for cancellation and for workers that cannot be (re)started.
+// Run saves program as solution.py and tests as test_solution.py and runs
+// them on a warm worker: pytest and the tests in a fresh judge process, the
+// program in a fresh isolated process of its own, only data crossing
+// between them (README.md); it returns the verdicts. A run whose test ids
+// differ from the test file's own has status tamper. A failing, hanging or
+// crashing program is data in the Execution; the error is for cancellation
+// and for workers that cannot be (re)started.
 func (p *Pool) Run(ctx context.Context, program, tests string) (corpus.Execution, error) {
 	return p.run(ctx, program, tests, p.opts)
 }
@@ -440,15 +441,7 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 	if failed != nil {
 		return *failed, nil
 	}
-	ex := buildExecution(resp, o, exp)
-	if !ex.Solved() || p.opts.disabled[layerRecheck] {
-		return ex, nil
-	}
-	rresp, rfailed, err := p.exchange(ctx, s, p.request(kindRecheck, program, tests, o), o)
-	if err != nil {
-		return corpus.Execution{}, err
-	}
-	return confirm(ex, rresp, rfailed, o), nil
+	return buildExecution(resp, o, exp), nil
 }
 
 // request builds a request of the given kind with o's limits.
@@ -475,8 +468,8 @@ func (p *Pool) request(kind, program, tests string, o Options) wireRequest {
 }
 
 // programLimit is the program's own CPU budget of a request: for runs only
-// (the re-check of a passing run and the collection have none), with a CPU
-// limit, and only where it is below that limit.
+// (the collection has none), with a CPU limit, and only where it is below
+// that limit.
 func programLimit(kind string, o Options) time.Duration {
 	if kind != kindRun || o.CPULimit <= 0 || o.ProgramCPULimit <= 0 || o.ProgramCPULimit >= o.CPULimit {
 		return 0

@@ -53,8 +53,6 @@ func readEvents(events []wireEvent) runEvents {
 			}
 			r.byName[ev.Name] = ev
 			r.lastStarted = ev.Name
-		case "tamper":
-			r.tamper = append(r.tamper, ev.Why)
 		case "internal":
 			r.internal = append(r.internal, ev.Text)
 		case "done":
@@ -90,15 +88,12 @@ func (r *runEvents) names() []string {
 
 // buildExecution turns a worker's response to a run into an Execution. exp
 // holds the test ids the test file collects without a program; a run whose
-// events show tampering (refusals of the audit hook, findings of the static
-// check, forged lines, reports of tests that were not collected, a
-// collection that differs from exp) gets StatusTamper.
+// events show tampering (reports of tests that were not collected, two
+// reports of one test, a collection that differs from exp: a program that
+// added tests through the test file's star import) gets StatusTamper.
 func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execution {
 	r := readEvents(resp.Events)
 	names := r.names()
-	if resp.Forged > 0 {
-		r.tamper = append(r.tamper, fmt.Sprintf("%d forged line(s) on the result channel (first: %q)", resp.Forged, clip(resp.ForgedSample, 120)))
-	}
 	if exp.known && r.haveCollect && len(r.collectErrs) == 0 && !sameIDs(r.collected, exp.ids) {
 		r.tamper = append(r.tamper, "the collected tests differ from the test file's own collection: "+idDifference(r.collected, exp.ids))
 	}
@@ -110,11 +105,9 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 	}
 	status, head := runStatus(resp, o, &r, names)
 	ex := corpus.Execution{Status: status, DurationMS: resp.WallMS, CPUMS: resp.CPUMS}
-	if o.phases && r.done != nil {
-		// The child's own phase marks: trusted only for references
-		// (RunOptions.SplitCPU), never used to enforce a limit.
-		ex.ProgramCPUMS = r.done.Phases["import"] + r.done.Phases["tests"]
-	} else if resp.ProgramCPUMS > 0 {
+	if o.phases || programLimit(kindRun, o) > 0 {
+		// The program process's CPU, read by the worker from outside: for
+		// references (RunOptions.SplitCPU) and runs with a budget, as before.
 		ex.ProgramCPUMS = resp.ProgramCPUMS
 	}
 	ex.Tests = testResults(names, r.byName, status, o.Coverage)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -182,21 +183,20 @@ func TestOwnerPID(t *testing.T) {
 	}
 }
 
-// FuzzBuildExecution feeds arbitrary worker responses (a child can put
-// anything in its events) to buildExecution and confirm: no panic, and the
-// Execution's numbers stay consistent.
+// FuzzBuildExecution feeds arbitrary worker responses to buildExecution:
+// no panic, and the Execution's numbers stay consistent.
 func FuzzBuildExecution(f *testing.F) {
-	f.Add([]byte(`{"events":[{"t":"collected","names":["test_solution.py::test_a"]},{"t":"test","name":"test_solution.py::test_a","passed":true},{"t":"done","exit":0}]}`), true, []byte(`{"recheck":{"reports":[{"n":1,"verdicts":"p"}]}}`))
-	f.Add([]byte(`{"events":[{"t":"tamper","why":"x"},{"t":"test","name":"a","passed":true},{"t":"test","name":"a"}],"forged":2}`), false, []byte(`{"recheck":{"reports":[],"forged":1}}`))
-	f.Add([]byte(`{"events":[{"t":"collected","names":["x","y"]},{"t":"test","name":"z","passed":true},{"t":"done","exit":0}]}`), true, []byte(`{"timed_out":true}`))
-	f.Fuzz(func(t *testing.T, run []byte, known bool, recheck []byte) {
-		var resp, rresp wireResponse
-		if json.Unmarshal(run, &resp) != nil || json.Unmarshal(recheck, &rresp) != nil {
+	f.Add([]byte(`{"events":[{"t":"collected","names":["test_solution.py::test_a"]},{"t":"test","name":"test_solution.py::test_a","passed":true},{"t":"done","exit":0}]}`), true)
+	f.Add([]byte(`{"events":[{"t":"program_ended"},{"t":"test","name":"a","passed":true},{"t":"test","name":"a"}]}`), false)
+	f.Add([]byte(`{"events":[{"t":"collected","names":["x","y"]},{"t":"test","name":"z","passed":true},{"t":"done","exit":0}]}`), true)
+	f.Fuzz(func(t *testing.T, run []byte, known bool) {
+		var resp wireResponse
+		if json.Unmarshal(run, &resp) != nil {
 			return
 		}
 		exp := expectation{known: known, ids: []string{"test_solution.py::test_a"}}
 		o := DefaultOptions()
-		for _, ex := range []corpus.Execution{buildExecution(resp, o, exp), confirm(buildExecution(resp, o, exp), rresp, nil, o)} {
+		for _, ex := range []corpus.Execution{buildExecution(resp, o, exp)} {
 			if ex.PassRate < 0 || ex.PassRate > 1 || ex.FailedFrac < 0 || ex.FailedFrac > 1 {
 				t.Fatalf("pass rate %v failed frac %v", ex.PassRate, ex.FailedFrac)
 			}
@@ -214,11 +214,15 @@ func FuzzBuildExecution(f *testing.F) {
 }
 
 // TestVerdictSettingsNameTheHarness: the settings a corpus's manifest
-// records name the harness by a digest of all five of its files as they lie
-// in this folder, so that an edit of any of them refuses a resume.
+// records name the harness by a digest of all of its files as they lie in
+// this folder, so that an edit of any of them refuses a resume.
 func TestVerdictSettingsNameTheHarness(t *testing.T) {
 	h := sha256.New()
-	for _, name := range []string{"worker.py", "guard.py", "confine.py", "compare.py", "recheck.py"} {
+	names, err := filepath.Glob("*.py")
+	if err != nil || len(names) != len(workerFileNames) {
+		t.Fatalf("harness files %v (err %v), embedded %v", names, err, workerFileNames)
+	}
+	for _, name := range workerFileNames {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)

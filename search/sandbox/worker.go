@@ -16,13 +16,15 @@ import (
 	"time"
 )
 
-// The worker and the four files it loads into private namespaces.
+// The worker and the harness files it imports (README.md: the judge and
+// the program process of a run, the fork server, the values that cross).
 //
-//go:embed worker.py guard.py confine.py compare.py recheck.py
+//go:embed worker.py confine.py direct.py failtext.py forkserver.py frames.py harness.py judge.py program.py runs.py testids.py watch.py wire.py
 var workerFiles embed.FS
 
 // workerFileNames lists the embedded files, worker.py first.
-var workerFileNames = []string{"worker.py", "guard.py", "confine.py", "compare.py", "recheck.py"}
+var workerFileNames = []string{"worker.py", "confine.py", "direct.py", "failtext.py", "forkserver.py", "frames.py", "harness.py",
+	"judge.py", "program.py", "runs.py", "testids.py", "watch.py", "wire.py"}
 
 // maxFrame bounds one protocol message from a worker.
 const maxFrame = 64 << 20
@@ -36,12 +38,11 @@ type wireLimits struct {
 	NoFile     int   `json:"nofile"`
 }
 
-// Request kinds: a pytest run, a collection of the test file with a
-// stand-in for the program, and the independent re-check of a passing run.
+// Request kinds: a run, and a collection of the test file with a stand-in
+// for the program.
 const (
 	kindRun     = "run"
 	kindCollect = "collect"
-	kindRecheck = "recheck"
 )
 
 // wireRequest is one request to a worker.
@@ -64,9 +65,9 @@ type wireRequest struct {
 	IDs []string `json:"ids,omitempty"`
 }
 
-// wireEvent is one line the run's child streamed back.
+// wireEvent is one line the run's judge streamed back.
 type wireEvent struct {
-	T           string   `json:"t"` // collected, collect_error, test, internal, tamper, stub_touched, done
+	T           string   `json:"t"` // collected, collect_error, test, internal, stub_touched, program_ended, done
 	Names       []string `json:"names,omitempty"`
 	NodeID      string   `json:"nodeid,omitempty"`
 	Name        string   `json:"name,omitempty"`
@@ -77,26 +78,9 @@ type wireEvent struct {
 	Lines       []int32  `json:"lines,omitempty"`
 	Exit        *int     `json:"exit,omitempty"`
 	OutputLimit bool     `json:"output_limit,omitempty"`
-	Why         string   `json:"why,omitempty"` // tamper: what was refused or found
-	// Phases is the child's CPU by phase in ms (done; benchmarks only).
+	Why         string   `json:"why,omitempty"` // fallback, pytest_runs: why the direct runner stopped
+	// Phases is the judge's CPU by phase in ms (done; benchmarks only).
 	Phases map[string]float64 `json:"phases,omitempty"`
-}
-
-// wireRecheckReport is the one report of the re-check harness.
-type wireRecheckReport struct {
-	N           int    `json:"n"`
-	Verdicts    string `json:"verdicts"` // one of p, f, s, x per test
-	First       string `json:"first"`    // the first test that did not pass, and why
-	Unsupported string `json:"unsupported"`
-	Tamper      string `json:"tamper"`
-	LoadError   string `json:"load_error"`
-}
-
-// wireRecheck is what the worker read back from the re-check child.
-type wireRecheck struct {
-	Reports []wireRecheckReport `json:"reports"`
-	Tamper  []string            `json:"tamper"`
-	Forged  int                 `json:"forged"`
 }
 
 // wireResponse is a worker's answer to one request (or its hello).
@@ -106,25 +90,22 @@ type wireResponse struct {
 	Events      []wireEvent `json:"events"`
 	TimedOut    bool        `json:"timed_out"`
 	TimeoutKind string      `json:"timeout_kind,omitempty"` // "cpu", "program" or "wall"
-	// CPUMS is the run's CPU counted against the CPU limit (from the
-	// child's start mark on); SetupCPUMS the child's CPU before the mark.
+	// CPUMS is the run's CPU counted against the CPU limit (the judge's and
+	// the program process's, each from its start mark on); SetupCPUMS their
+	// CPU before the marks.
 	CPUMS float64 `json:"cpu_ms"`
-	// ProgramCPUMS is the program's own CPU as its child published it,
-	// when the run had a program budget (the program can change it).
+	// ProgramCPUMS is the program process's CPU from its start mark on (its
+	// import and every call into it), read by the worker from outside.
 	ProgramCPUMS float64 `json:"program_cpu_ms,omitempty"`
 	SetupCPUMS   float64 `json:"setup_cpu_ms"`
 	Overflow     bool    `json:"overflow"`
 	WallMS       float64 `json:"wall_ms"`
-	ChildCPUMS   float64 `json:"child_cpu_ms"`  // CPU of the run's child (not of processes it left)
+	ChildCPUMS   float64 `json:"child_cpu_ms"`  // CPU of the run's judge and program process (not of processes they left)
+	ChildMinflt  int     `json:"child_minflt"`  // their minor page faults (copies of the fork server's pages, mostly)
 	WorkerCPUMS  float64 `json:"worker_cpu_ms"` // CPU of the worker itself for this run
 	Signal       *int    `json:"signal,omitempty"`
 	Exit         *int    `json:"exit,omitempty"`
 	Error        string  `json:"error,omitempty"`
-	// Forged counts event lines whose signature did not check out;
-	// ForgedSample is the first of them.
-	Forged       int          `json:"forged,omitempty"`
-	ForgedSample string       `json:"forged_sample,omitempty"`
-	Recheck      *wireRecheck `json:"recheck,omitempty"`
 	// StaticIDs says a collect request was answered from the test file's
 	// text (static_test_ids in worker.py), without a child.
 	StaticIDs bool `json:"static_ids,omitempty"`
@@ -138,7 +119,7 @@ type wireResponse struct {
 	Python      string   `json:"python,omitempty"`
 	// StartupCPUMS is the worker's CPU time per start-up phase (hello only).
 	StartupCPUMS map[string]float64 `json:"startup_cpu_ms,omitempty"`
-	// ForkServer says the worker forks its runs' children through a fork
+	// ForkServer says the worker forks its runs' processes through a fork
 	// server of its own, a second process in its cgroup (hello only).
 	ForkServer bool `json:"fork_server,omitempty"`
 	// ForkServerHugePages counts the 2 MiB pieces of the fork server's

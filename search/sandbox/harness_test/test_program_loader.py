@@ -1,8 +1,8 @@
-"""worker.py's plain_funcargnames (pytest's getfuncargnames read from a plain
-function's code) and the solution.py loader of a run's child
-(compile_program, install_program_loader): the code compiled by the worker
-runs only while the file holds the bytes it was compiled from, and an error
-at import reads as after a plain import."""
+"""direct.py's plain_funcargnames (pytest's getfuncargnames read from a plain
+function's code) and the solution.py loader of a run's program process
+(worker.compile_program, program.ProgramLoader): the code compiled by the
+worker runs only while the file holds the bytes it was compiled from, and an
+error at import shows the program's frames only."""
 import itertools
 import os
 import sys
@@ -10,6 +10,8 @@ import traceback
 
 import pytest
 from _pytest.compat import getfuncargnames
+
+import program
 
 
 def signatures():
@@ -75,11 +77,9 @@ def test_argnames_of_what_is_not_plain_go_to_pytest(worker):
 
 
 @pytest.fixture
-def run_folder(worker, tmp_path, monkeypatch):
-    """worker.py's WORK pointed at tmp_path, on sys.path, with no module
-    named solution loaded; the finders the test installs are removed."""
-    monkeypatch.setitem(worker, "WORK", str(tmp_path))
-    monkeypatch.syspath_prepend(str(tmp_path))
+def run_folder(tmp_path):
+    """A program folder; the finders the test installs and any module named
+    solution are removed afterwards."""
     saved = list(sys.meta_path)
     sys.modules.pop("solution", None)
     yield tmp_path
@@ -91,73 +91,53 @@ def write(folder, text):
     (folder / "solution.py").write_bytes(text.encode("utf-8"))
 
 
-class Clock:
-    def __init__(self):
-        self.events = []
+def path_in(folder):
+    return os.path.join(str(folder), "solution.py")
 
-    def enter(self):
-        self.events.append("enter")
 
-    def leave(self, kind):
-        self.events.append(kind)
+def server_of(folder, compiled):
+    return program.Server(None, path_in(folder), compiled, std_prefixes=())
 
 
 def test_compiled_code_runs_while_the_file_is_unchanged(worker, run_folder):
     text = "VALUE = 1\n"
-    program = worker["compile_program"](text, {})
-    assert program is not None and program[2] == os.path.join(str(run_folder), "solution.py")
+    compiled = worker["compile_program"](text, path_in(run_folder), {})
+    assert compiled is not None and compiled[2] == path_in(run_folder)
     # A code object that tells itself apart from the file's.
-    marked = (compile("VALUE = 'compiled by the worker'\n", program[2], "exec"), program[1], program[2])
+    marked = (compile("VALUE = 'compiled by the worker'\n", compiled[2], "exec"), compiled[1], compiled[2])
     write(run_folder, text)
-    clock = Clock()
-    worker["install_program_loader"](clock, marked)
-    import solution
-
-    assert solution.VALUE == "compiled by the worker"
-    assert clock.events == ["enter", "import"]
+    mod = server_of(run_folder, marked).import_program()
+    assert mod.VALUE == "compiled by the worker" and sys.modules["solution"] is mod
+    assert mod.__file__ == path_in(run_folder) and mod.__spec__.name == "solution"
 
 
 def test_a_changed_file_is_compiled_from_the_file(worker, run_folder):
-    program = worker["compile_program"]("VALUE = 1\n", {})
+    compiled = worker["compile_program"]("VALUE = 1\n", path_in(run_folder), {})
     write(run_folder, "VALUE = 2\n")
-    worker["install_program_loader"](None, program)
-    import solution
-
-    assert solution.VALUE == 2
+    assert server_of(run_folder, compiled).import_program().VALUE == 2
 
 
 @pytest.mark.parametrize("text", ["x = '\\d'\n", "def f(:\n", "x = '\udc80'\n"])
 def test_programs_the_worker_does_not_compile(worker, text):
-    # A warning at compile time (the child's compile shows it to pytest), a
-    # syntax error, text that does not encode: the child compiles the file.
-    assert worker["compile_program"](text, {}) is None
+    # A warning at compile time (the program process's compile shows it), a
+    # syntax error, text that does not encode: the program process compiles
+    # the file.
+    assert worker["compile_program"](text, "/nowhere/solution.py", {}) is None
 
 
 @pytest.mark.parametrize("precompiled", [False, True])
-def test_an_error_at_import_reads_as_a_plain_import(worker, run_folder, precompiled):
+def test_an_error_at_import_shows_the_programs_frames_only(worker, run_folder, precompiled):
     text = "def f():\n    return 1\n\nraise ValueError('boom')\n"
     write(run_folder, text)
-    worker["install_program_loader"](Clock(), worker["compile_program"](text, {}) if precompiled else None)
+    compiled = worker["compile_program"](text, path_in(run_folder), {}) if precompiled else None
+    server = server_of(run_folder, compiled)
     with pytest.raises(ValueError) as e:
-        import solution  # noqa: F401
-    files = [fr.filename for fr in traceback.extract_tb(e.value.__traceback__)]
-    # This test's frame, then the program's: no frame of importlib or of the harness.
-    assert files == [__file__, os.path.join(str(run_folder), "solution.py")]
-
-
-def test_import_module_shows_importlibs_frames_only(worker, run_folder):
-    import importlib
-
-    text = "raise ValueError('boom')\n"
-    write(run_folder, text)
-    worker["install_program_loader"](None, worker["compile_program"](text, {}))
-    with pytest.raises(ValueError) as e:
-        importlib.import_module("solution")
-    frames = traceback.extract_tb(e.value.__traceback__)
-    assert not any("worker.py" in fr.filename for fr in frames)
-    loader = [fr for fr in frames if fr.name == "exec_module"]
-    # The exec line where importlib's own exec_module has it.
-    import importlib._bootstrap_external as ibe
-
-    code = ibe._LoaderBasics.exec_module.__code__
-    assert [(fr.filename, fr.lineno) for fr in loader] == [(code.co_filename, code.co_firstlineno + 6)]
+        server.import_program()
+    assert "solution" not in sys.modules
+    frames, cut = server.frames_of(e.value)
+    # This test's frame, then the program's module frame: no frame of
+    # importlib or of the harness. The program's file is named as the
+    # judge's copy of it, in the folder above the program's.
+    assert [f[:2] for f in frames] == [[__file__, "test_an_error_at_import_shows_the_programs_frames_only"],
+                                       [os.path.join(os.path.dirname(str(run_folder)), "solution.py"), "<module>"]]
+    assert frames[1][3] == 4 and cut is None
