@@ -90,9 +90,15 @@ func (pp PerProcess) Run(ctx context.Context, program, tests string) (corpus.Exe
 	if err != nil {
 		return failedExecution(corpus.StatusCrash, truncateFeedback(out.String(), fb), ms), nil
 	}
+	return junitExecution(data, code, truncateFeedback(out.String(), fb), ms), nil
+}
+
+// junitExecution is the execution pytest's JUnit report data says, with its
+// exit code, output and wall time.
+func junitExecution(data []byte, code int, feedback string, ms float64) corpus.Execution {
 	cases, collectErr, err := ParseJUnit(data)
 	if err != nil {
-		return failedExecution(corpus.StatusCrash, "unreadable junit report: "+err.Error(), ms), nil
+		return failedExecution(corpus.StatusCrash, "unreadable junit report: "+err.Error(), ms)
 	}
 	status := corpus.StatusOK
 	switch {
@@ -102,7 +108,7 @@ func (pp PerProcess) Run(ctx context.Context, program, tests string) (corpus.Exe
 		status = corpus.StatusCrash
 	}
 	ex := corpus.Execution{Status: status, Tests: make([]corpus.TestResult, 0, len(cases)), DurationMS: ms,
-		Feedback: truncateFeedback(out.String(), fb)}
+		Feedback: feedback}
 	passed := 0
 	for _, c := range cases {
 		tr := corpus.TestResult{Name: c.Name, Passed: c.Passed && status == corpus.StatusOK, DurationMS: c.Seconds * 1000, Message: c.Message}
@@ -117,7 +123,7 @@ func (pp PerProcess) Run(ctx context.Context, program, tests string) (corpus.Exe
 	} else {
 		ex.FailedFrac = 1
 	}
-	return ex, nil
+	return ex
 }
 
 // JUnitCase is one test case of a pytest JUnit XML report, named as the

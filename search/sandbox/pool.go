@@ -84,67 +84,18 @@ type slot struct {
 // are logged with slog.Warn and left out (see Protections).
 func New(opts Options) (*Pool, error) {
 	opts = opts.withDefaults()
-	base := opts.Dir
-	if base == "" {
-		base = os.TempDir()
-	}
-	if !opts.NoIsolation {
-		sweepStale(base)
-	}
-	dir, err := os.MkdirTemp(base, fmt.Sprintf("triage-sandbox-%d-", os.Getpid()))
+	dir, err := poolDir(opts)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox dir: %w", err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("sandbox dir: %w", err)
+		return nil, err
 	}
 	p := &Pool{opts: opts, dir: dir, script: filepath.Join(dir, "worker.py"),
 		slots: make(chan *slot, opts.Workers), protections: map[string]bool{}, expected: map[[32]byte]expectation{},
 		expFlight: map[[32]byte]chan struct{}{},
 		hello:     helloTimeout}
-	for _, name := range workerFileNames {
-		data, err := workerFiles.ReadFile(name)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
-		}
-		if err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("write worker: %w", err)
-		}
-	}
-	seq := poolSeq.Add(1)
-	var warned []string
-	ids, err := p.runUIDs(seq)
-	if errors.Is(err, errBadUIDBase) {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
+	warned, err := p.makeSlots()
 	if err != nil {
-		warned = append(warned, fmt.Sprintf("uid per run: %v", err))
-	}
-	opts.UIDBase = p.opts.UIDBase
-	cgName := filepath.Join("triage-sandbox", fmt.Sprintf("%d-%d", os.Getpid(), seq))
-	for i := 0; i < opts.Workers; i++ {
-		s := &slot{idx: i, workdir: filepath.Join(dir, "w"+strconv.Itoa(i)), uid: -1, hostUID: -1}
-		if err := os.Mkdir(s.workdir, 0o700); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("worker dir: %w", err)
-		}
-		if ids != nil {
-			s.uid = opts.UIDBase + i
-		}
-		if !opts.NoIsolation {
-			memBytes := memLimitBytes(opts)
-			cg, warn := newCgroup(filepath.Join(cgName, "w"+strconv.Itoa(i)), memBytes, opts.MaxProcs)
-			s.cg = cg
-			if i == 0 {
-				warned = append(warned, warn...)
-			}
-			if cg.memory == "" && s.uid >= 0 && childrenFilesWork() {
-				s.hostUID = ids(s.uid)
-			}
-		}
-		p.all = append(p.all, s)
+		os.RemoveAll(dir)
+		return nil, err
 	}
 	// Without the cgroups, the limits can still hold without them (a run's
 	// own uid, rlimits and the memory accounting inside the namespaces): that
@@ -160,10 +111,99 @@ func New(opts Options) (*Pool, error) {
 	for _, w := range warned {
 		slog.Warn("sandbox: isolation layer unavailable", "detail", w)
 	}
-	// Start every worker concurrently; a start failure is fatal, but for
-	// user namespaces that cannot be made here (newuidmap refused, say):
-	// then the workers start as they did without them, if the policy allows.
-	err = p.startAll()
+	namespaced, err = p.startWorkers(namespaced, warned)
+	if err != nil {
+		return nil, err
+	}
+	if namespaced {
+		if err := checkNamespacedLimits(opts.Limits, p.all[0].cg, p.Protections(), warned); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
+	prot := p.Protections()
+	slog.Debug("sandbox pool started", "workers", opts.Workers, "protections", prot)
+	return p, nil
+}
+
+// poolDir makes the pool's folder (under opts.Dir or the temp dir, after
+// sweeping what crashed pools left there) and writes the worker's files.
+func poolDir(opts Options) (string, error) {
+	base := opts.Dir
+	if base == "" {
+		base = os.TempDir()
+	}
+	if !opts.NoIsolation {
+		sweepStale(base)
+	}
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("triage-sandbox-%d-", os.Getpid()))
+	if err != nil {
+		return "", fmt.Errorf("sandbox dir: %w", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("sandbox dir: %w", err)
+	}
+	for _, name := range workerFileNames {
+		data, err := workerFiles.ReadFile(name)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("write worker: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// makeSlots makes each worker's slot: its folder, its runs' uid and, with
+// isolation, its cgroup (or, without a memory cgroup, the uid outside the
+// user namespace that the memory accounting watches). It returns the
+// layers that could not be had, as warnings.
+func (p *Pool) makeSlots() ([]string, error) {
+	opts := &p.opts
+	seq := poolSeq.Add(1)
+	var warned []string
+	ids, err := p.runUIDs(seq)
+	if errors.Is(err, errBadUIDBase) {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if err != nil {
+		warned = append(warned, fmt.Sprintf("uid per run: %v", err))
+	}
+	cgName := filepath.Join("triage-sandbox", fmt.Sprintf("%d-%d", os.Getpid(), seq))
+	for i := 0; i < opts.Workers; i++ {
+		s := &slot{idx: i, workdir: filepath.Join(p.dir, "w"+strconv.Itoa(i)), uid: -1, hostUID: -1}
+		if err := os.Mkdir(s.workdir, 0o700); err != nil {
+			p.removeCgroups()
+			return nil, fmt.Errorf("worker dir: %w", err)
+		}
+		if ids != nil {
+			s.uid = opts.UIDBase + i
+		}
+		if !opts.NoIsolation {
+			cg, warn := newCgroup(filepath.Join(cgName, "w"+strconv.Itoa(i)), memLimitBytes(*opts), opts.MaxProcs)
+			s.cg = cg
+			if i == 0 {
+				warned = append(warned, warn...)
+			}
+			if cg.memory == "" && s.uid >= 0 && childrenFilesWork() {
+				s.hostUID = ids(s.uid)
+			}
+		}
+		p.all = append(p.all, s)
+	}
+	return warned, nil
+}
+
+// startWorkers starts every worker concurrently and hands out the slots; a
+// start failure is fatal (the pool is closed), but for user namespaces that
+// cannot be made here (newuidmap refused, say): then the workers start as
+// they did without them, if the limits policy allows. It returns whether
+// the workers run in namespaces of their own.
+func (p *Pool) startWorkers(namespaced bool, warned []string) (bool, error) {
+	err := p.startAll()
 	if err != nil && errors.Is(err, errUserNSStart) {
 		slog.Warn("sandbox: workers cannot start in user namespaces of their own", "err", err)
 		p.uns = nil
@@ -177,10 +217,10 @@ func New(opts Options) (*Pool, error) {
 		if namespaced {
 			namespaced = false
 			warned = append(warned, err.Error())
-			if lerr := checkLimits(opts.Limits, p.all[0].cg, warned); lerr != nil {
+			if lerr := checkLimits(p.opts.Limits, p.all[0].cg, warned); lerr != nil {
 				p.removeCgroups()
-				os.RemoveAll(dir)
-				return nil, lerr
+				os.RemoveAll(p.dir)
+				return false, lerr
 			}
 		}
 		err = p.startAll()
@@ -190,17 +230,9 @@ func New(opts Options) (*Pool, error) {
 	}
 	if err != nil {
 		p.Close()
-		return nil, err
+		return false, err
 	}
-	if namespaced {
-		if err := checkNamespacedLimits(opts.Limits, p.all[0].cg, p.Protections(), warned); err != nil {
-			p.Close()
-			return nil, err
-		}
-	}
-	prot := p.Protections()
-	slog.Debug("sandbox pool started", "workers", opts.Workers, "protections", prot)
-	return p, nil
+	return namespaced, nil
 }
 
 // startAll starts every slot's worker at once.

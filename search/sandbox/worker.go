@@ -240,59 +240,23 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, uns *userN
 	}
 	respR, respW, err := os.Pipe()
 	if err != nil {
-		reqR.Close()
-		reqW.Close()
+		closeFiles(reqR, reqW)
 		return nil, fmt.Errorf("response pipe: %w", err)
 	}
-	// -s and an environment of our own instead of -I, which would ignore
-	// PYTHONHASHSEED: with a fixed seed, a program's set and str-keyed hash
-	// order is the same in every run and worker, so a verdict that depends
-	// on it does not change between runs. worker.py drops its own folder
-	// from sys.path first thing (what -I's -P would do).
-	cmd := exec.Command(python, "-s", script, string(cfgJSON))
-	cmd.Dir = cfg.Workdir
-	cmd.Env = []string{
-		"PATH=/usr/local/bin:/usr/bin:/bin",
-		"LANG=C.UTF-8",
-		"LC_ALL=C.UTF-8",
-		"HOME=" + cfg.Workdir,
-		"TMPDIR=" + cfg.Workdir,
-		"PYTHONHASHSEED=" + pythonHashSeed,
+	cmd, stderr := workerCommand(python, script, cfgJSON, cfg.Workdir, reqR, respW)
+	mapped, err := inNamespaces(cmd, useNS, uns)
+	if err != nil {
+		closeFiles(reqR, reqW, respR, respW)
+		return nil, err
 	}
-	cmd.ExtraFiles = []*os.File{reqR, respW}
-	stderr := &tailBuffer{max: 16 << 10}
-	cmd.Stderr = stderr
-	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	var mapped *os.File // with uns: the shim waits on this pipe for the id maps
-	if useNS {
-		attr.Cloneflags = nsCloneFlags
-		if uns != nil {
-			attr.Cloneflags |= syscall.CLONE_NEWUSER
-			var wait *os.File
-			if wait, mapped, err = os.Pipe(); err != nil {
-				reqR.Close()
-				reqW.Close()
-				respR.Close()
-				respW.Close()
-				return nil, fmt.Errorf("id map pipe: %w", err)
-			}
-			defer wait.Close()
-			defer mapped.Close()
-			cmd.Args = append([]string{"/bin/sh", "-c", userNSShim}, cmd.Args...)
-			cmd.Path = "/bin/sh"
-			cmd.ExtraFiles = append(cmd.ExtraFiles, wait)
-		}
+	if mapped != nil {
+		defer closeFiles(mapped, cmd.ExtraFiles[len(cmd.ExtraFiles)-1])
 	}
-	cmd.SysProcAttr = attr
 	if err := cmd.Start(); err != nil {
-		reqR.Close()
-		reqW.Close()
-		respR.Close()
-		respW.Close()
+		closeFiles(reqR, reqW, respR, respW)
 		return nil, fmt.Errorf("start worker %s: %w", python, err)
 	}
-	reqR.Close()
-	respW.Close()
+	closeFiles(reqR, respW)
 	if mapped != nil {
 		err := uns.mapIDs(cmd.Process.Pid)
 		if err == nil {
@@ -301,8 +265,7 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, uns *userN
 		if err != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			reqW.Close()
-			respR.Close()
+			closeFiles(reqW, respR)
 			return nil, fmt.Errorf("%w: %w", errUserNSStart, err)
 		}
 	}
@@ -320,6 +283,74 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, uns *userN
 			return nil, fmt.Errorf("join cgroup: %w", err)
 		}
 	}
+	if err := w.awaitHello(respR, helloTimeout); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// closeFiles closes each of fs.
+func closeFiles(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+// workerCommand is the worker's command line and environment, the request
+// pipe's read end and the response pipe's write end as its fds 3 and 4,
+// and a buffer of its stderr's tail.
+func workerCommand(python, script string, cfgJSON []byte, workdir string, reqR, respW *os.File) (*exec.Cmd, *tailBuffer) {
+	// -s and an environment of our own instead of -I, which would ignore
+	// PYTHONHASHSEED: with a fixed seed, a program's set and str-keyed hash
+	// order is the same in every run and worker, so a verdict that depends
+	// on it does not change between runs. worker.py drops its own folder
+	// from sys.path first thing (what -I's -P would do).
+	cmd := exec.Command(python, "-s", script, string(cfgJSON))
+	cmd.Dir = workdir
+	cmd.Env = []string{
+		"PATH=/usr/local/bin:/usr/bin:/bin",
+		"LANG=C.UTF-8",
+		"LC_ALL=C.UTF-8",
+		"HOME=" + workdir,
+		"TMPDIR=" + workdir,
+		"PYTHONHASHSEED=" + pythonHashSeed,
+	}
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	stderr := &tailBuffer{max: 16 << 10}
+	cmd.Stderr = stderr
+	return cmd, stderr
+}
+
+// inNamespaces sets cmd to start in the workers' namespaces (useNS) and,
+// with uns, in a user namespace of its own through the shim, which waits
+// for the id maps on a pipe: its read end is cmd's last extra file, and the
+// write end is returned (the caller writes a line to it once the maps are
+// set, and closes both).
+func inNamespaces(cmd *exec.Cmd, useNS bool, uns *userNS) (*os.File, error) {
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = attr
+	if !useNS {
+		return nil, nil
+	}
+	attr.Cloneflags = nsCloneFlags
+	if uns == nil {
+		return nil, nil
+	}
+	attr.Cloneflags |= syscall.CLONE_NEWUSER
+	wait, mapped, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("id map pipe: %w", err)
+	}
+	cmd.Args = append([]string{"/bin/sh", "-c", userNSShim}, cmd.Args...)
+	cmd.Path = "/bin/sh"
+	cmd.ExtraFiles = append(cmd.ExtraFiles, wait)
+	return mapped, nil
+}
+
+// awaitHello reads the worker's frames from respR into w.out and waits for
+// its hello; a worker that says anything else, or nothing in time, is
+// killed.
+func (w *worker) awaitHello(respR *os.File, helloTimeout time.Duration) error {
 	go func() {
 		defer close(w.out)
 		defer respR.Close()
@@ -336,14 +367,14 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, uns *userN
 	case hello, ok := <-w.out:
 		if !ok || hello.T != "hello" {
 			w.kill()
-			return nil, fmt.Errorf("worker did not start: %s", strings.TrimSpace(w.stderr.String()))
+			return fmt.Errorf("worker did not start: %s", strings.TrimSpace(w.stderr.String()))
 		}
 		w.hello = hello
 	case <-time.After(helloTimeout):
 		w.kill()
-		return nil, fmt.Errorf("%w within %v: %s", errHelloTimeout, helloTimeout, strings.TrimSpace(w.stderr.String()))
+		return fmt.Errorf("%w within %v: %s", errHelloTimeout, helloTimeout, strings.TrimSpace(w.stderr.String()))
 	}
-	return w, nil
+	return nil
 }
 
 // errHelloTimeout means a worker did not say hello in time: on a loaded
