@@ -670,6 +670,9 @@ func PoolLODO(dirs []LODODirection, o LODOOptions) *LODOPooled {
 	if resamples <= 0 {
 		resamples = 1000
 	}
+	if len(o.Baselines) == 0 {
+		o.Baselines = policy.Baselines // as LeaveOneDatasetOut scored them
+	}
 	baseline := func(name string) []policy.Outcome {
 		var outs []policy.Outcome
 		for _, d := range dirs {

@@ -233,6 +233,13 @@ func TestLeaveOneSourceOut(t *testing.T) {
 			t.Errorf("pooled paired %+v", pr)
 		}
 	}
+	// LODOCommand pools with the options it was given, whose baselines
+	// LeaveOneDatasetOut filled in: the pooled row still pairs with each.
+	ob := o
+	ob.Baselines = nil
+	if pb := PoolLODO(dirs, ob); pb == nil || len(pb.Runs[0].Paired) != len(p.Runs[0].Paired) || len(p.Runs[0].Paired) == 0 {
+		t.Errorf("pooled without the baselines named: %+v, want the %d pairs of the named ones", pb, len(p.Runs[0].Paired))
+	}
 	var md strings.Builder
 	if err := WriteLODOVerdict(&md, dirs, p, []int{36}); err != nil {
 		t.Fatal(err)
