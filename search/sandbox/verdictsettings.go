@@ -10,9 +10,9 @@ import (
 // VerdictSettings are the options that change verdicts, recorded in a
 // corpus's manifest (a resumed build, and the slices a merge joins, must
 // match them). harness_sha256 names the harness itself: the embedded
-// worker.py and the files it loads (the comparison checks, the audit hook
-// and static check, the re-check), so that rows judged by one version of
-// its rules are never resumed or merged with rows judged by another.
+// worker.py and the modules it loads (the judge, the program process's
+// side, the wire format between them), so that rows judged by one version
+// of its rules are never resumed or merged with rows judged by another.
 func (o Options) VerdictSettings() map[string]string {
 	return map[string]string{
 		"python":         o.Python,
