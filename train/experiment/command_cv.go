@@ -152,7 +152,7 @@ func lodoDirections(ctx context.Context, c LODOConfig) ([]LODODirection, error) 
 	}
 	env := train.Env{Backend: be, Out: c.Out, Versions: c.Versions, BuildQwen3: train.BuildQwen3, Command: c.Command, Resume: c.Resume}
 	lo := c.LODO
-	lo.Train, lo.Baselines = c.Options, policy.Baselines
+	lo.Train = c.Options
 	dirs, err := LeaveOneDatasetOut(ctx, ds, lo, env)
 	if errors.Is(err, ErrNoValFix) {
 		return nil, corpus.BadInput("%v", err)

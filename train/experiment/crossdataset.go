@@ -93,8 +93,9 @@ type LODOOptions struct {
 	// TrainSeeds (default: Train.Seed alone).
 	Train      train.Options
 	TrainSeeds []uint64
-	// Baselines are tuned on the training source's val split over Grids
-	// (default DefaultGrids) and scored on the held-out source.
+	// Baselines (default policy.Baselines, every one) are tuned on the
+	// training source's val split over Grids (default DefaultGrids) and
+	// scored on the held-out source.
 	Baselines []string
 	Grids     map[string]string
 	// HybridGrid tunes the hybrid policy (default DefaultHybridGrid); NoHybrid
@@ -118,6 +119,33 @@ type LODOOptions struct {
 	Budgets   []int
 	Resamples int
 	Workers   int
+}
+
+// withDefaults is o with every unset setting at its default, the one
+// place LeaveOneDatasetOut and PoolLODO take them from.
+func (o LODOOptions) withDefaults() LODOOptions {
+	if len(o.TrainSeeds) == 0 {
+		o.TrainSeeds = []uint64{o.Train.Seed}
+	}
+	if len(o.Baselines) == 0 {
+		o.Baselines = policy.Baselines
+	}
+	if o.Seeds <= 0 {
+		o.Seeds = 10
+	}
+	if len(o.Budgets) == 0 {
+		o.Budgets = eval.DefaultBudgets
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = 1000
+	}
+	if o.Grids == nil {
+		o.Grids = DefaultGrids
+	}
+	if o.HybridGrid == "" {
+		o.HybridGrid = DefaultHybridGrid
+	}
+	return o
 }
 
 // LODORun is one trained model of one direction.
@@ -196,24 +224,7 @@ func LeaveOneDatasetOut(ctx context.Context, ds []Dataset, o LODOOptions, env tr
 	if err := checkDatasets(ds); err != nil {
 		return nil, err
 	}
-	if len(o.TrainSeeds) == 0 {
-		o.TrainSeeds = []uint64{o.Train.Seed}
-	}
-	if o.Seeds <= 0 {
-		o.Seeds = 10
-	}
-	if len(o.Budgets) == 0 {
-		o.Budgets = eval.DefaultBudgets
-	}
-	if o.Resamples <= 0 {
-		o.Resamples = 1000
-	}
-	if o.Grids == nil {
-		o.Grids = DefaultGrids
-	}
-	if o.HybridGrid == "" {
-		o.HybridGrid = DefaultHybridGrid
-	}
+	o = o.withDefaults()
 	hgrid, err := policy.ParseGrid(o.HybridGrid)
 	if err != nil {
 		return nil, fmt.Errorf("hybrid grid: %w", err)
@@ -666,13 +677,7 @@ func PoolLODO(dirs []LODODirection, o LODOOptions) *LODOPooled {
 		p.Trees += d.Trees
 		p.Tasks += d.Tasks
 	}
-	resamples := o.Resamples
-	if resamples <= 0 {
-		resamples = 1000
-	}
-	if len(o.Baselines) == 0 {
-		o.Baselines = policy.Baselines // as LeaveOneDatasetOut scored them
-	}
+	o = o.withDefaults() // as LeaveOneDatasetOut scored the directions
 	baseline := func(name string) []policy.Outcome {
 		var outs []policy.Outcome
 		for _, d := range dirs {
@@ -696,7 +701,7 @@ func PoolLODO(dirs []LODODirection, o LODOOptions) *LODOPooled {
 				continue
 			}
 			for _, b := range o.Baselines {
-				if pr, err := policy.ComparePaired(name, outs, b, baseline(b), resamples, seed); err == nil {
+				if pr, err := policy.ComparePaired(name, outs, b, baseline(b), o.Resamples, seed); err == nil {
 					out = append(out, pr)
 				}
 			}
