@@ -244,13 +244,13 @@ func spawnWorker(python, script string, cfg workerConfig, useNS bool, uns *userN
 		return nil, fmt.Errorf("response pipe: %w", err)
 	}
 	cmd, stderr := workerCommand(python, script, cfgJSON, cfg.Workdir, reqR, respW)
-	mapped, err := inNamespaces(cmd, useNS, uns)
+	mapped, wait, err := inNamespaces(cmd, useNS, uns)
 	if err != nil {
 		closeFiles(reqR, reqW, respR, respW)
 		return nil, err
 	}
 	if mapped != nil {
-		defer closeFiles(mapped, cmd.ExtraFiles[len(cmd.ExtraFiles)-1])
+		defer closeFiles(mapped, wait)
 	}
 	if err := cmd.Start(); err != nil {
 		closeFiles(reqR, reqW, respR, respW)
@@ -323,28 +323,27 @@ func workerCommand(python, script string, cfgJSON []byte, workdir string, reqR, 
 
 // inNamespaces sets cmd to start in the workers' namespaces (useNS) and,
 // with uns, in a user namespace of its own through the shim, which waits
-// for the id maps on a pipe: its read end is cmd's last extra file, and the
-// write end is returned (the caller writes a line to it once the maps are
-// set, and closes both).
-func inNamespaces(cmd *exec.Cmd, useNS bool, uns *userNS) (*os.File, error) {
+// for the id maps on a pipe: its read end (wait) is cmd's last extra file;
+// the caller writes a line to its write end (mapped) once the maps are set,
+// and closes both after the start.
+func inNamespaces(cmd *exec.Cmd, useNS bool, uns *userNS) (mapped, wait *os.File, err error) {
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.SysProcAttr = attr
 	if !useNS {
-		return nil, nil
+		return nil, nil, nil
 	}
 	attr.Cloneflags = nsCloneFlags
 	if uns == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	attr.Cloneflags |= syscall.CLONE_NEWUSER
-	wait, mapped, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("id map pipe: %w", err)
+	if wait, mapped, err = os.Pipe(); err != nil {
+		return nil, nil, fmt.Errorf("id map pipe: %w", err)
 	}
 	cmd.Args = append([]string{"/bin/sh", "-c", userNSShim}, cmd.Args...)
 	cmd.Path = "/bin/sh"
 	cmd.ExtraFiles = append(cmd.ExtraFiles, wait)
-	return mapped, nil
+	return mapped, wait, nil
 }
 
 // awaitHello reads the worker's frames from respR into w.out and waits for
