@@ -32,6 +32,7 @@ import select
 import signal
 import socket
 import struct
+import sys
 import time
 
 import runs
@@ -160,6 +161,41 @@ def make_collapse(installer):
 
 
 
+def make_fork(installer):
+    """fork(): a child of this process, through libc's fork called with the
+    GIL held, without the interpreter's after-fork work; os.fork where
+    ctypes is not at hand. The fork server is single-threaded and holds no
+    lock of the interpreter's or of a module's when it forks, so the work
+    os.fork does in the child (the threading, logging and
+    concurrent.futures hooks recreate locks and thread state) changes
+    nothing there but writes about 200 pages the child then copies, some
+    400 us of CPU each child. What the child needs of it, a seed of its
+    own for `random`, reseed() does."""
+    if installer is None:
+        return os.fork
+    ct = installer.ctypes
+    raw = ct.PyDLL(None, use_errno=True).fork
+    raw.argtypes, raw.restype = [], ct.c_int
+
+    def fork():
+        pid = raw()
+        if pid < 0:
+            e = ct.get_errno()
+            raise OSError(e, os.strerror(e))
+        return pid
+
+    return fork
+
+
+def reseed():
+    """What random's own after-fork hook does: a child's `random` gets a
+    seed of its own (the program's and the test's random numbers differ from
+    run to run, as they did from os.fork)."""
+    r = sys.modules.get("random")
+    if r is not None:
+        r.seed()
+
+
 def reap_all():
     """Reap every child of this process until it has none."""
     while True:
@@ -223,7 +259,7 @@ def end_program(pid):
         return 9, None
 
 
-def serve_forks(sock, ctx, prctl, spans, collapse):
+def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
     """The fork server's loop (see above); never returns. It first makes
     spans huge pages and tells the worker how many. A request is a small
     header and descriptors: the judge's result and start-mark pipes, its
@@ -268,16 +304,18 @@ def serve_forks(sock, ctx, prctl, spans, collapse):
             continue
         ppid = 0
         if len(fds) > JUDGE_FDS:
-            ppid = os.fork()
+            ppid = fork()
             if ppid == 0:
                 try:
+                    reseed()
                     sock.close()
                     program_main(ctx, *program_side(fds))
                 finally:
                     os._exit(70)
-        pid = os.fork()
+        pid = fork()
         if pid == 0:
             try:
+                reseed()
                 sock.close()
                 judge_main(ctx, *judge_side(fds))
             finally:
@@ -359,14 +397,14 @@ class ForkServer:
     """The worker's end of the fork server: spawn() asks it for a run's
     processes, exited() reads how they ended."""
 
-    def __init__(self, ctx, prctl, spans=(), collapse=None):
+    def __init__(self, ctx, prctl, spans=(), collapse=None, fork=os.fork):
         self.ctx = ctx
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
             try:
                 a.close()
-                serve_forks(b, ctx, prctl, spans, collapse)
+                serve_forks(b, ctx, prctl, spans, collapse, fork)
             finally:
                 os._exit(0)
         b.close()

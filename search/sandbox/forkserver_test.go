@@ -264,3 +264,49 @@ func noCollapse() string {
 	}
 	return ""
 }
+
+// TestForkServerChildrenAsOSFork: the fork server forks a run's processes
+// without the interpreter's after-fork hooks (make_fork in forkserver.py),
+// so what those hooks gave a child must still hold: `random` seeded anew in
+// each run, in the program process and in the judge, and threads the
+// program starts (threading's state is the server's single thread's).
+func TestForkServerChildrenAsOSFork(t *testing.T) {
+	p, _ := forkServerPool(t, Options{Timeout: 10 * time.Second})
+	program := "import random\nimport threading\n\n" +
+		"def draw():\n    return random.random()\n\n" +
+		"def threaded():\n    out = []\n    th = threading.Thread(target=lambda: out.append(threading.current_thread() is not threading.main_thread()))\n" +
+		"    th.start()\n    th.join()\n    return out, threading.current_thread() is threading.main_thread(), threading.active_count()\n"
+	tests := "import random\nfrom solution import draw, threaded\n\n" +
+		"def test_program_draw():\n    assert draw() == -1\n\n" +
+		"def test_judge_draw():\n    assert random.random() == -1\n\n" +
+		"def test_threads():\n    assert threaded() == ([True], True, 1)\n"
+	drawn := regexp.MustCompile(`assert (0\.\d+) == -1`)
+	seen := map[string]map[string]bool{"test_program_draw": {}, "test_judge_draw": {}}
+	for i := 0; i < 3; i++ {
+		ex, err := p.Run(context.Background(), program, tests)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Status != corpus.StatusOK || len(ex.Tests) != 3 {
+			t.Fatalf("run %d: status %s, %d tests:\n%s", i, ex.Status, len(ex.Tests), ex.Feedback)
+		}
+		for _, tr := range ex.Tests {
+			if tr.Name == "test_threads" {
+				if !tr.Passed {
+					t.Errorf("run %d: a thread of the program's did not run as under os.fork: %s", i, tr.Message)
+				}
+				continue
+			}
+			m := drawn.FindStringSubmatch(tr.Message)
+			if m == nil {
+				t.Fatalf("run %d: %s: no number drawn in %q", i, tr.Name, tr.Message)
+			}
+			seen[tr.Name][m[1]] = true
+		}
+	}
+	for name, values := range seen {
+		if len(values) != 3 {
+			t.Errorf("%s: %d different numbers in 3 runs (random not seeded anew in each run's process): %v", name, len(values), values)
+		}
+	}
+}

@@ -681,13 +681,14 @@ def main():
     m["forkserver"].reset_files(ctx["capture_fds"])
     ctx["program_streams"] = program_streams(ctx["m"]["program"])
     ctx["program_sys_path"], ctx["program_cache_drop"] = m["runs"].program_paths(work)
+    fork = fs.make_fork(ctx["installer"])
     phase("warm-channel")
     gc.collect()
     gc.freeze()
     spans = fs.huge_page_spans(own_maps)
     hugepages = 0
     if PID1[0] and ctx["installer"] is not None and "fork-server" not in disable:
-        server = fs.ForkServer(ctx, ctx["installer"].prctl, spans, collapse)
+        server = fs.ForkServer(ctx, ctx["installer"].prctl, spans, collapse, fork)
         if server.hugepages is None:
             server.abandon()
             warnings.append("the fork server did not start; the worker forks its runs itself")
