@@ -55,6 +55,12 @@ type Execution struct {
 	// the calls into it (the sandbox's program process), when the run was asked for it (RunOptions.SplitCPU)
 	// and the executor measures it; zero otherwise. Not stored in the rows.
 	ProgramCPUMS float64 `json:"program_cpu_ms,omitempty"`
+	// ProgramOwnCPUMS is the part of ProgramCPUMS spent in the program's
+	// own code (its import and the calls' bodies, not the decoding and
+	// encoding of what crosses to the tests), as the program's process
+	// counts it itself: a trusted reference's figure (RunOptions.SplitCPU),
+	// never a limit's. Zero where not measured. Not stored in the rows.
+	ProgramOwnCPUMS float64 `json:"program_own_cpu_ms,omitempty"`
 }
 
 // Solved reports whether every test passed.

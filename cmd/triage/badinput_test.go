@@ -118,7 +118,7 @@ var badInputs = []badInputCase{
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-floor 20s", exitUsage, "--test-timeout-floor"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout -1s", exitUsage, "--test-timeout -1s"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-clock sundial", exitUsage, `--test-timeout-clock "sundial"`},
-	{"corpus build --tasks {tasks} --out {out} --test-timeout-wall-factor 0.5", exitUsage, "--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-program-harness-factor/-wall-floor/-wall-factor"},
+	{"corpus build --tasks {tasks} --out {out} --test-timeout-wall-factor 0.5", exitUsage, "--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-program-harness-factor/-program-serve-factor/-wall-floor/-wall-factor"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-harness-factor 0.5", exitUsage, "harness factor 0.5"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-harness-factor 0 --test-timeout-harness-floor 1s", exitUsage, "harness floor 1s without a harness factor"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-clock wall --test-timeout-harness-factor 2", exitUsage, "--test-timeout-harness-factor: only with --test-timeout-clock cpu"},
@@ -128,6 +128,8 @@ var badInputs = []badInputCase{
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-harness-factor 0 --test-timeout-program-floor 1s", exitUsage, "a program floor needs"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-program-harness-factor -1", exitUsage, "program floor's harness factor -1 must be 0 (a fixed floor) or > 0"},
 	{"corpus build --tasks {tasks} --out {out} --test-timeout-clock wall --test-timeout-program-harness-factor 2", exitUsage, "--test-timeout-program-harness-factor: only with --test-timeout-clock cpu"},
+	{"corpus build --tasks {tasks} --out {out} --test-timeout-program-serve-factor 0.5", exitUsage, "program serve factor 0.5 must be 0 (the factor for all) or ≥ 1"},
+	{"corpus build --tasks {tasks} --out {out} --test-timeout-clock wall --test-timeout-program-serve-factor 2", exitUsage, "--test-timeout-program-serve-factor: only with --test-timeout-clock cpu"},
 	{"corpus build --tasks {tasks} --out {out} --proposer openai --model m --base-url http://127.0.0.1:1/v1", exitFailure, "corpus build"},
 
 	// eval, tune, train, cv.

@@ -33,10 +33,13 @@ mutants, crashing and non-importing programs; embedded) through the sandbox
 executor and through 'python3 -m pytest' one process per run, with the same
 concurrency, and compares every run's per-test verdicts. It reports the CPU
 time per suite of each side and splits the executor's by phase: the workers'
-start-up, each run's fork and set-up, the program's import, collection, the
-test bodies, reporting, the worker's side of the runs, the reference
-collections, the re-check and the Go process (--json:
-executor_cpu_ms_per_suite_by_phase). --coverage runs the executor with
+start-up, the forks and set-up of each run's two processes, the program
+process (its import and every call into it), the judge's collection, test
+bodies and reporting, the worker's side of the runs, the reference
+collections and the Go process (--json: executor_cpu_ms_per_suite_by_phase;
+the judge's phases are read from its process clock, which a process under a
+CPU rlimit is charged in steps, so they can shift between its phases by a
+scheduler tick; the totals are exact). --coverage runs the executor with
 per-test line coverage, as a corpus build does for programs that get
 proposals. Progress goes to stderr.`,
 		Example: `  triage bench sandbox

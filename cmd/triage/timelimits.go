@@ -29,7 +29,12 @@ max(F, --test-timeout-factor × the reference's import and test bodies),
 where the floor F = min(--test-timeout-program-floor,
 --test-timeout-program-harness-factor × the rest of the reference's count)
 follows the machine's speed (harness factor 0: F is the program floor), so
-a loop ends there rather than after pytest's allowance too
+a loop ends there rather than after pytest's allowance too. Where the
+reference's run counted its own code apart from its process's serving of
+the tests' requests, that serving is charged at
+--test-timeout-program-serve-factor instead of --test-timeout-factor: it is
+mostly the same few milliseconds for every program of a task
+(0: --test-timeout-factor for both, as corpora built before it were)
 (--test-timeout-program-floor 0: no such budget; the harness
 inside the run reports that count, so it can only end a run sooner, and the
 whole limit is still counted from outside). A run that sleeps or blocks ends at a
@@ -53,6 +58,8 @@ type timeLimitFlags struct {
 	// programHarnessFactor scales it to the machine.
 	programFloor         time.Duration
 	programHarnessFactor float64
+	// programServeFactor charges the reference program process's serving.
+	programServeFactor float64
 	// adaptive says the command has the adaptive flags (floor, factor,
 	// cap and the wall-clock backstop's); without them the defaults
 	// hold. changed reports whether a flag was given.
@@ -76,6 +83,7 @@ func (f *timeLimitFlags) register(fl *pflag.FlagSet, adaptive bool) {
 	fl.DurationVar(&f.harnessFloor, "test-timeout-harness-floor", limits.DefaultHarnessFloor, "CPU limits: the least allowance for pytest's collection and reports of a run")
 	fl.DurationVar(&f.programFloor, "test-timeout-program-floor", limits.DefaultProgramFloor, "CPU limits: the least budget of the program's own code in a run (its import and test bodies: --test-timeout-factor × the reference's), within the run's limit; a loop ends there (0: no such budget)")
 	fl.Float64Var(&f.programHarnessFactor, "test-timeout-program-harness-factor", limits.DefaultProgramHarnessFactor, "CPU limits: scale the program's floor to the machine: min(--test-timeout-program-floor, this many times the reference's CPU outside its import and test bodies) (0: the fixed floor)")
+	fl.Float64Var(&f.programServeFactor, "test-timeout-program-serve-factor", limits.DefaultProgramServeFactor, "CPU limits: in the program's budget, charge the reference's program process serving the tests' requests (decoding them, encoding its answers) at this factor and only its own code at --test-timeout-factor (0: --test-timeout-factor for both; ≥ 1 otherwise)")
 	fl.DurationVar(&f.wallFloor, "test-timeout-wall-floor", limits.DefaultWallFloor, "CPU limits: the least wall-clock backstop of a run")
 	fl.Float64Var(&f.wallFactor, "test-timeout-wall-factor", limits.DefaultWallFactor, "CPU limits: the wall-clock backstop is this many times the run's CPU limit (≥ 1)")
 }
@@ -112,6 +120,7 @@ func (f timeLimitFlags) limits() (limits.TimeLimits, error) {
 		set("test-timeout-harness-floor", func() { l.HarnessFloor = f.harnessFloor })
 		set("test-timeout-program-floor", func() { l.ProgramFloor = f.programFloor })
 		set("test-timeout-program-harness-factor", func() { l.ProgramHarnessFactor = f.programHarnessFactor })
+		set("test-timeout-program-serve-factor", func() { l.ProgramServeFactor = f.programServeFactor })
 		if l.HarnessFactor == 0 && !f.changed("test-timeout-harness-floor") {
 			l.HarnessFloor = 0 // no split: no allowance either
 		}
@@ -121,8 +130,11 @@ func (f timeLimitFlags) limits() (limits.TimeLimits, error) {
 		if l.ProgramFloor == 0 && !f.changed("test-timeout-program-harness-factor") {
 			l.ProgramHarnessFactor = 0 // no budget: nothing to scale
 		}
+		if l.ProgramFloor == 0 && !f.changed("test-timeout-program-serve-factor") {
+			l.ProgramServeFactor = 0 // no budget: nothing to charge apart
+		}
 	} else {
-		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor", "test-timeout-program-floor", "test-timeout-program-harness-factor"} {
+		for _, name := range []string{"test-timeout-wall-floor", "test-timeout-wall-factor", "test-timeout-harness-factor", "test-timeout-harness-floor", "test-timeout-program-floor", "test-timeout-program-harness-factor", "test-timeout-program-serve-factor"} {
 			if f.changed(name) {
 				return l, badInput("--%s: only with --test-timeout-clock cpu", name)
 			}
@@ -130,7 +142,7 @@ func (f timeLimitFlags) limits() (limits.TimeLimits, error) {
 	}
 	l.Fixed = f.fixed
 	if err := l.Validate(); err != nil {
-		return l, badInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-program-harness-factor/-wall-floor/-wall-factor: %v", err)
+		return l, badInput("--test-timeout-floor/-factor/-cap/-harness-factor/-harness-floor/-program-floor/-program-harness-factor/-program-serve-factor/-wall-floor/-wall-factor: %v", err)
 	}
 	return l, nil
 }

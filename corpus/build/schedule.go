@@ -32,7 +32,7 @@ type taskState struct {
 
 func (ts *taskState) record(tasks []corpus.Task) manifest.TaskRecord {
 	return manifest.TaskRecord{Index: ts.index, TaskID: tasks[ts.index].ID, ReferenceMS: ts.check.ReferenceMS,
-		ProgramMS: ts.check.ProgramMS, HarnessMS: ts.check.HarnessMS, LimitMS: float64(ts.check.Limit) / float64(time.Millisecond),
+		ProgramMS: ts.check.ProgramMS, HarnessMS: ts.check.HarnessMS, OwnMS: ts.check.OwnMS, LimitMS: float64(ts.check.Limit) / float64(time.Millisecond),
 		ProgramLimitMS: float64(ts.check.ProgramLimit) / float64(time.Millisecond), Trees: len(ts.trees), Skipped: ts.skip}
 }
 

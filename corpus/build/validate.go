@@ -22,9 +22,12 @@ type TaskCheck struct {
 	// ProgramMS is the median of the part of the reference's CPU spent in
 	// its import and test bodies, HarnessMS of the rest (split limits only,
 	// TimeLimits.Split; zero otherwise).
-	ProgramMS float64       `json:"reference_program_ms,omitempty"`
-	HarnessMS float64       `json:"reference_harness_ms,omitempty"`
-	Limit     time.Duration `json:"limit"`
+	ProgramMS float64 `json:"reference_program_ms,omitempty"`
+	HarnessMS float64 `json:"reference_harness_ms,omitempty"`
+	// OwnMS is the median of the part of ProgramMS in the program's own
+	// code, where the reference's runs counted it (limits.RefTime.OwnMS).
+	OwnMS float64       `json:"reference_program_own_ms,omitempty"`
+	Limit time.Duration `json:"limit"`
 	// ProgramLimit is the budget of the program's own code in each run
 	// within Limit (TimeLimits.ProgramLimitOf; zero: none).
 	ProgramLimit time.Duration `json:"program_limit,omitempty"`
@@ -111,7 +114,7 @@ func CheckTask(ctx context.Context, exec corpus.Executor, task *corpus.Task, o C
 // setReference records the reference's time r and the limit l gives it
 // (none for zero limits).
 func (c *TaskCheck) setReference(r limits.RefTime, l limits.TimeLimits) {
-	c.ReferenceMS, c.ProgramMS = r.MS, r.ProgramMS
+	c.ReferenceMS, c.ProgramMS, c.OwnMS = r.MS, r.ProgramMS, r.OwnMS
 	c.HarnessMS = 0
 	if l.Split() {
 		c.HarnessMS = r.HarnessMS()

@@ -61,6 +61,15 @@ type TimeLimits struct {
 	// measures how fast this machine runs a suite. Zero: ProgramFloor
 	// itself, as corpora built before it were.
 	ProgramHarnessFactor float64 `json:"program_harness_factor,omitempty"`
+	// ProgramServeFactor, when > 0, charges the part of the reference's
+	// program CPU that is not its own code (the program process decoding
+	// the tests' requests and encoding its answers: RefTime.ServeMS) at
+	// this factor instead of Factor, where the reference's run counted its
+	// own code (RefTime.OwnMS). That part is mostly the same few
+	// milliseconds for every program of a task, so ten times it gives a
+	// loop ten times the harness's cost. Zero: Factor for the whole, as
+	// corpora built before it were.
+	ProgramServeFactor float64 `json:"program_serve_factor,omitempty"`
 }
 
 // Defaults of TimeLimits on the CPU clock. The program's import and the
@@ -104,6 +113,11 @@ const (
 	// tasks, every test failing included; pytest's explanation of a failing
 	// assert is not the program's): docs/results.md, "CPU-time limits".
 	DefaultProgramHarnessFactor = 4
+	// DefaultProgramServeFactor charges the program process's serving of
+	// the tests' requests: three times the reference's, room for a program
+	// whose failing tests send exceptions and their frames where the
+	// reference sent values.
+	DefaultProgramServeFactor = 3
 )
 
 // Defaults of TimeLimits on the wall clock (ClockWall). A suite of the
@@ -121,7 +135,7 @@ func DefaultTimeLimits() TimeLimits {
 	return TimeLimits{Clock: ClockCPU, Floor: DefaultCPUFloor, Factor: DefaultCPUFactor, Cap: DefaultCPUCap,
 		HarnessFactor: DefaultHarnessFactor, HarnessFloor: DefaultHarnessFloor,
 		WallFloor: DefaultWallFloor, WallFactor: DefaultWallFactor, ProgramFloor: DefaultProgramFloor,
-		ProgramHarnessFactor: DefaultProgramHarnessFactor}
+		ProgramHarnessFactor: DefaultProgramHarnessFactor, ProgramServeFactor: DefaultProgramServeFactor}
 }
 
 // DefaultWallTimeLimits returns the adaptive wall-clock limits of corpora
@@ -160,6 +174,8 @@ func (l TimeLimits) Validate() error {
 		return fmt.Errorf("time limits: a program floor needs the %s clock with a harness factor (split limits)", ClockCPU)
 	case l.ProgramHarnessFactor < 0 || math.IsNaN(l.ProgramHarnessFactor) || math.IsInf(l.ProgramHarnessFactor, 0):
 		return fmt.Errorf("time limits: program floor's harness factor %v must be 0 (a fixed floor) or > 0", l.ProgramHarnessFactor)
+	case (l.ProgramServeFactor != 0 && !(l.ProgramServeFactor >= 1)) || math.IsInf(l.ProgramServeFactor, 0):
+		return fmt.Errorf("time limits: program serve factor %v must be 0 (the factor for all) or ≥ 1", l.ProgramServeFactor)
 	case l.Fixed < 0:
 		return fmt.Errorf("time limits: fixed limit %v < 0", l.Fixed)
 	case l.Fixed > 0:
@@ -226,6 +242,19 @@ type RefTime struct {
 	// ProgramMS is the part of MS spent in the program's import and the
 	// test bodies, when the run measured it (Split limits); zero otherwise.
 	ProgramMS float64
+	// OwnMS is the part of ProgramMS in the program's own code (its import
+	// and the calls' bodies; Execution.ProgramOwnCPUMS), when the run
+	// counted it; zero otherwise.
+	OwnMS float64
+}
+
+// ServeMS is the rest of ProgramMS where OwnMS was counted: the program
+// process decoding requests and encoding answers; zero otherwise.
+func (r RefTime) ServeMS() float64 {
+	if r.OwnMS <= 0 {
+		return 0
+	}
+	return max(0, r.ProgramMS-r.OwnMS)
 }
 
 // HarnessMS is the rest of MS: pytest's collection, set-up and reports.
@@ -236,6 +265,7 @@ func (l TimeLimits) Sample(ex corpus.Execution) RefTime {
 	r := RefTime{MS: l.Reference(ex)}
 	if l.Split() && ex.CPUMS > 0 {
 		r.ProgramMS = min(ex.ProgramCPUMS, r.MS)
+		r.OwnMS = min(max(ex.ProgramOwnCPUMS, 0), r.ProgramMS)
 	}
 	return r
 }
@@ -244,12 +274,15 @@ func (l TimeLimits) Sample(ex corpus.Execution) RefTime {
 func MedianRef(samples []RefTime) RefTime {
 	total := make([]float64, len(samples))
 	prog := make([]float64, len(samples))
+	own := make([]float64, len(samples))
 	for i, s := range samples {
-		total[i], prog[i] = s.MS, s.ProgramMS
+		total[i], prog[i], own[i] = s.MS, s.ProgramMS, s.OwnMS
 	}
 	sort.Float64s(total)
 	sort.Float64s(prog)
-	return RefTime{MS: total[len(total)/2], ProgramMS: prog[len(prog)/2]}
+	sort.Float64s(own)
+	m := len(samples) / 2
+	return RefTime{MS: total[m], ProgramMS: prog[m], OwnMS: min(own[m], prog[m])}
 }
 
 // For returns the limit of a task whose reference ran in ref (its whole
@@ -282,7 +315,8 @@ func (l TimeLimits) LimitOf(r RefTime) time.Duration {
 // zero (none) without ProgramFloor, with a Fixed limit, or when it would not
 // be below the task's limit. The program floor is ProgramFloor, or with
 // ProgramHarnessFactor min(ProgramFloor, ProgramHarnessFactor × r's harness
-// CPU).
+// CPU). With ProgramServeFactor and a reference that counted its own code,
+// Factor × r.ProgramMS is Factor × r.OwnMS + ProgramServeFactor × r.ServeMS().
 func (l TimeLimits) ProgramLimitOf(r RefTime) time.Duration {
 	if l.Fixed > 0 || !l.Split() || l.ProgramFloor <= 0 {
 		return 0
@@ -291,7 +325,11 @@ func (l TimeLimits) ProgramLimitOf(r RefTime) time.Duration {
 	if l.ProgramHarnessFactor > 0 {
 		floor = min(floor, time.Duration(math.Ceil(r.HarnessMS()*l.ProgramHarnessFactor*float64(time.Millisecond))))
 	}
-	d := max(floor, time.Duration(math.Ceil(r.ProgramMS*l.Factor*float64(time.Millisecond))))
+	prog := r.ProgramMS * l.Factor
+	if l.ProgramServeFactor > 0 && r.OwnMS > 0 {
+		prog = r.OwnMS*l.Factor + r.ServeMS()*l.ProgramServeFactor
+	}
+	d := max(floor, time.Duration(math.Ceil(prog*float64(time.Millisecond))))
 	d = (d + time.Millisecond - 1).Truncate(time.Millisecond)
 	if d >= l.LimitOf(r) {
 		return 0
@@ -318,6 +356,9 @@ type timeLimitsJSON struct {
 	// Written only with a floor that follows the machine: a manifest
 	// without it (built before) reads as 0, the fixed floor.
 	ProgramHarnessFactor float64 `json:"program_harness_factor,omitempty"`
+	// Written only with a serve factor: a manifest without it (built
+	// before) reads as 0, Factor for the reference's whole program CPU.
+	ProgramServeFactor float64 `json:"program_serve_factor,omitempty"`
 }
 
 // MarshalJSON writes durations as text ("500ms") and the clock always
@@ -342,6 +383,7 @@ func (l TimeLimits) MarshalJSON() ([]byte, error) {
 	if l.ProgramFloor > 0 {
 		j.ProgramFloor = l.ProgramFloor.String()
 		j.ProgramHarnessFactor = l.ProgramHarnessFactor
+		j.ProgramServeFactor = l.ProgramServeFactor
 	}
 	return json.Marshal(j)
 }
@@ -371,6 +413,6 @@ func (l *TimeLimits) UnmarshalJSON(b []byte) error {
 	l.HarnessFloor, err[4] = parse(j.HarnessFloor)
 	l.ProgramFloor, err[5] = parse(j.ProgramFloor)
 	l.Factor, l.WallFactor, l.HarnessFactor = j.Factor, j.WallFactor, j.HarnessFactor
-	l.ProgramHarnessFactor = j.ProgramHarnessFactor
+	l.ProgramHarnessFactor, l.ProgramServeFactor = j.ProgramHarnessFactor, j.ProgramServeFactor
 	return errors.Join(err[:]...)
 }

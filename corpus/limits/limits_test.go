@@ -32,14 +32,10 @@ func TestTimeLimits(t *testing.T) {
 			t.Errorf("%+v.For(%v) = %v, want %v", tc.l, tc.ref, got, tc.want)
 		}
 	}
-	for _, bad := range []limits.TimeLimits{{Fixed: -1}, {Floor: 0, Factor: 2, Cap: time.Second},
+	refused(t, []limits.TimeLimits{{Fixed: -1}, {Floor: 0, Factor: 2, Cap: time.Second},
 		{Floor: 2 * time.Second, Factor: 2, Cap: time.Second}, {Floor: 1, Factor: 0.5, Cap: 2},
 		{Clock: "cpus", Floor: 1, Factor: 2, Cap: 2}, {Clock: limits.ClockCPU, Floor: 1, Factor: 2, Cap: 2, WallFactor: 0.5},
-		{Clock: limits.ClockCPU, Floor: 1, Factor: 2, Cap: 2, WallFloor: -1}} {
-		if bad.Validate() == nil {
-			t.Errorf("%+v: no error", bad)
-		}
-	}
+		{Clock: limits.ClockCPU, Floor: 1, Factor: 2, Cap: 2, WallFloor: -1}})
 	if d.Validate() != nil || limits.DefaultTimeLimits().Validate() != nil || limits.DefaultWallTimeLimits().Validate() != nil {
 		t.Error("defaults invalid")
 	}
@@ -93,12 +89,7 @@ func TestTimeLimitsClock(t *testing.T) {
 // split limits naming the setting.
 func TestTimeLimitsSplit(t *testing.T) {
 	d := limits.DefaultTimeLimits()
-	tests := []struct {
-		name string
-		l    limits.TimeLimits
-		ref  limits.RefTime
-		want time.Duration
-	}{
+	tests := []refCase{
 		{"harness rules", d, limits.RefTime{MS: 90, ProgramMS: 4}, 40*time.Millisecond + 516*time.Millisecond},
 		{"harness floor", d, limits.RefTime{MS: 20, ProgramMS: 2}, 20*time.Millisecond + d.HarnessFloor},
 		{"program rules", d, limits.RefTime{MS: 900, ProgramMS: 800}, 8*time.Second + 600*time.Millisecond},
@@ -123,24 +114,16 @@ func TestTimeLimitsSplit(t *testing.T) {
 	if got := d.Sample(ex); got != (limits.RefTime{MS: 90, ProgramMS: 90}) {
 		t.Errorf("Sample(%+v) = %+v: the program's part is capped at the count", ex, got)
 	}
-	if got := limits.MedianRef([]limits.RefTime{{100, 1}, {80, 9}, {90, 5}}); got != (limits.RefTime{MS: 90, ProgramMS: 5}) {
+	if got := limits.MedianRef([]limits.RefTime{{MS: 100, ProgramMS: 1, OwnMS: 0.5}, {MS: 80, ProgramMS: 9, OwnMS: 9}, {MS: 90, ProgramMS: 5, OwnMS: 3}}); got != (limits.RefTime{MS: 90, ProgramMS: 5, OwnMS: 3}) {
 		t.Errorf("MedianRef = %+v", got)
 	}
-	for _, bad := range []limits.TimeLimits{
+	refused(t, []limits.TimeLimits{
 		{Clock: limits.ClockCPU, Floor: 1, Factor: 2, Cap: 2, HarnessFactor: 0.5},
 		{Clock: limits.ClockCPU, Floor: 1, Factor: 2, Cap: 2, HarnessFactor: 2, HarnessFloor: -1},
 		{Clock: limits.ClockCPU, Floor: 1, Factor: 2, Cap: 2, HarnessFloor: 1},
 		{Clock: limits.ClockWall, Floor: 1, Factor: 2, Cap: 2, HarnessFactor: 2},
-	} {
-		if bad.Validate() == nil {
-			t.Errorf("%+v: no error", bad)
-		}
-	}
-	var back limits.TimeLimits
-	b, _ := json.Marshal(d)
-	if err := json.Unmarshal(b, &back); err != nil || back != d {
-		t.Errorf("round trip of %s: %+v, %v", b, back, err)
-	}
+	})
+	roundTrip(t, d)
 	var before limits.TimeLimits // written by a build with CPU limits on the whole count
 	if err := json.Unmarshal([]byte(`{"clock":"cpu","floor":"50ms","factor":10,"cap":"10s","wall_floor":"2s","wall_factor":10}`), &before); err != nil {
 		t.Fatal(err)
@@ -163,12 +146,7 @@ func TestTimeLimitsProgram(t *testing.T) {
 	d := limits.DefaultTimeLimits()
 	noSplit := d
 	noSplit.HarnessFactor, noSplit.HarnessFloor = 0, 0
-	tests := []struct {
-		name string
-		l    limits.TimeLimits
-		ref  limits.RefTime
-		want time.Duration
-	}{
+	tests := []refCase{
 		{"floor rules", d, limits.RefTime{MS: 90, ProgramMS: 4}, d.ProgramFloor},
 		{"factor rules", d, limits.RefTime{MS: 120, ProgramMS: 30.0001}, 301 * time.Millisecond},
 		{"not below the limit (the cap): none", d, limits.RefTime{MS: 2000, ProgramMS: 1500}, 0},
@@ -176,19 +154,11 @@ func TestTimeLimitsProgram(t *testing.T) {
 		{"no split: none", noSplit, limits.RefTime{MS: 90, ProgramMS: 4}, 0},
 		{"no floor: none", func() limits.TimeLimits { l := d; l.ProgramFloor = 0; return l }(), limits.RefTime{MS: 90, ProgramMS: 4}, 0},
 	}
-	for _, tc := range tests {
-		if got := tc.l.ProgramLimitOf(tc.ref); got != tc.want {
-			t.Errorf("%s: ProgramLimitOf(%+v) = %v, want %v", tc.name, tc.ref, got, tc.want)
-		}
-	}
-	for _, bad := range []limits.TimeLimits{
+	checkProgramLimits(t, tests)
+	refused(t, []limits.TimeLimits{
 		func() limits.TimeLimits { l := d; l.ProgramFloor = -1; return l }(),
 		func() limits.TimeLimits { l := noSplit; l.ProgramFloor = time.Millisecond; return l }(),
-	} {
-		if bad.Validate() == nil {
-			t.Errorf("%+v: no error", bad)
-		}
-	}
+	})
 	var before limits.TimeLimits // written by a build with split limits, before the budget
 	if err := json.Unmarshal([]byte(`{"clock":"cpu","floor":"50ms","factor":10,"cap":"10s","wall_floor":"2s","wall_factor":10,"harness_factor":6,"harness_floor":"300ms"}`), &before); err != nil {
 		t.Fatal(err)
@@ -214,32 +184,19 @@ func TestTimeLimitsProgramFollowsMachine(t *testing.T) {
 	}
 	fixed := d
 	fixed.ProgramHarnessFactor = 0
-	tests := []struct {
-		name string
-		l    limits.TimeLimits
-		ref  limits.RefTime
-		want time.Duration
-	}{
+	tests := []refCase{
 		{"fast machine: the harness term rules", d, limits.RefTime{MS: 8.5, ProgramMS: 0.5}, 32 * time.Millisecond},
 		{"rounded up", d, limits.RefTime{MS: 6.0001, ProgramMS: 0}, 25 * time.Millisecond},
 		{"slow machine: the fixed floor caps it", d, limits.RefTime{MS: 120, ProgramMS: 8}, d.ProgramFloor},
 		{"the program's factor still rules above it", d, limits.RefTime{MS: 10, ProgramMS: 5}, 50 * time.Millisecond},
 		{"factor 0: the fixed floor", fixed, limits.RefTime{MS: 8.5, ProgramMS: 0.5}, d.ProgramFloor},
 	}
-	for _, tc := range tests {
-		if got := tc.l.ProgramLimitOf(tc.ref); got != tc.want {
-			t.Errorf("%s: ProgramLimitOf(%+v) = %v, want %v", tc.name, tc.ref, got, tc.want)
-		}
-	}
-	for _, bad := range []limits.TimeLimits{
+	checkProgramLimits(t, tests)
+	refused(t, []limits.TimeLimits{
 		func() limits.TimeLimits { l := d; l.ProgramHarnessFactor = -1; return l }(),
 		func() limits.TimeLimits { l := d; l.ProgramHarnessFactor = math.NaN(); return l }(),
 		func() limits.TimeLimits { l := d; l.ProgramHarnessFactor = math.Inf(1); return l }(),
-	} {
-		if bad.Validate() == nil {
-			t.Errorf("%+v: no error", bad)
-		}
-	}
+	})
 	var before limits.TimeLimits // written with the fixed floor
 	if err := json.Unmarshal([]byte(`{"clock":"cpu","floor":"50ms","factor":10,"cap":"10s","wall_floor":"2s","wall_factor":10,"harness_factor":6,"harness_floor":"300ms","program_floor":"150ms"}`), &before); err != nil {
 		t.Fatal(err)
@@ -250,5 +207,84 @@ func TestTimeLimitsProgramFollowsMachine(t *testing.T) {
 	diff := strings.Join(manifest.DiffSettings(manifest.BuildSettings{Limits: before}, manifest.BuildSettings{Limits: d}), "; ")
 	if !strings.Contains(diff, "time_limits.program_harness_factor: manifest (unset), now 4") {
 		t.Errorf("diff %q does not name time_limits.program_harness_factor", diff)
+	}
+}
+
+// TestTimeLimitsProgramServe: where the reference counted its own code, the
+// program's budget charges that at Factor and the rest of its program CPU
+// (the program process serving the tests' requests) at ProgramServeFactor;
+// without the count, or with the factor 0 (a manifest written before it),
+// Factor charges the whole as before; Sample takes the count from the run,
+// capped at its program CPU; bad factors are refused; a resume of a corpus
+// built without it names the setting.
+func TestTimeLimitsProgramServe(t *testing.T) {
+	d := limits.DefaultTimeLimits()
+	whole := d
+	whole.ProgramServeFactor = 0
+	if d.ProgramServeFactor != limits.DefaultProgramServeFactor || d.Validate() != nil || whole.Validate() != nil {
+		t.Fatalf("defaults %+v, or without the serve factor %+v: invalid", d, whole)
+	}
+	ref := limits.RefTime{MS: 20, ProgramMS: 12, OwnMS: 4}
+	tests := []refCase{
+		// 10 × 4 + 3 × 8 = 64 ms, above the floor min(150 ms, 4 × 8 ms).
+		{"own code at the factor, serving at the serve factor", d, ref, 64 * time.Millisecond},
+		{"the serve factor 0: the factor for all", whole, ref, 120 * time.Millisecond},
+		{"no own count: the factor for all", d, limits.RefTime{MS: 20, ProgramMS: 12}, 120 * time.Millisecond},
+		{"the floor still rules", d, limits.RefTime{MS: 10, ProgramMS: 3, OwnMS: 1}, 28 * time.Millisecond},
+	}
+	checkProgramLimits(t, tests)
+	if got := ref.ServeMS(); got != 8 {
+		t.Errorf("ServeMS(%+v) = %v, want 8", ref, got)
+	}
+	ex := corpus.Execution{DurationMS: 300, CPUMS: 90, ProgramCPUMS: 20, ProgramOwnCPUMS: 25}
+	if got := d.Sample(ex); got != (limits.RefTime{MS: 90, ProgramMS: 20, OwnMS: 20}) {
+		t.Errorf("Sample(%+v) = %+v: the own count is capped at the program's CPU", ex, got)
+	}
+	refused(t, []limits.TimeLimits{
+		func() limits.TimeLimits { l := d; l.ProgramServeFactor = 0.5; return l }(),
+		func() limits.TimeLimits { l := d; l.ProgramServeFactor = math.Inf(1); return l }(),
+	})
+	roundTrip(t, d)
+	diff := strings.Join(manifest.DiffSettings(manifest.BuildSettings{Limits: whole}, manifest.BuildSettings{Limits: d}), "; ")
+	if !strings.Contains(diff, "time_limits.program_serve_factor: manifest (unset), now 3") {
+		t.Errorf("diff %q does not name time_limits.program_serve_factor", diff)
+	}
+}
+
+// refused fails t for each of bad that Validate accepts.
+func refused(t *testing.T, bad []limits.TimeLimits) {
+	t.Helper()
+	for _, l := range bad {
+		if l.Validate() == nil {
+			t.Errorf("%+v: no error", l)
+		}
+	}
+}
+
+// roundTrip fails t unless l reads back from its JSON as itself.
+func roundTrip(t *testing.T, l limits.TimeLimits) {
+	t.Helper()
+	var back limits.TimeLimits
+	b, _ := json.Marshal(l)
+	if err := json.Unmarshal(b, &back); err != nil || back != l {
+		t.Errorf("round trip of %s: %+v, %v", b, back, err)
+	}
+}
+
+// refCase is a reference's count and the limit (or budget) it should get.
+type refCase struct {
+	name string
+	l    limits.TimeLimits
+	ref  limits.RefTime
+	want time.Duration
+}
+
+// checkProgramLimits fails t for each case whose ProgramLimitOf differs.
+func checkProgramLimits(t *testing.T, cases []refCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := tc.l.ProgramLimitOf(tc.ref); got != tc.want {
+			t.Errorf("%s: ProgramLimitOf(%+v) = %v, want %v", tc.name, tc.ref, got, tc.want)
+		}
 	}
 }

@@ -113,7 +113,10 @@ type TaskRecord struct {
 	ReferenceMS float64 `json:"reference_ms"`
 	ProgramMS   float64 `json:"reference_program_ms,omitempty"`
 	HarnessMS   float64 `json:"reference_harness_ms,omitempty"`
-	LimitMS     float64 `json:"limit_ms"`
+	// OwnMS is the part of ProgramMS in the program's own code, where the
+	// reference's run counted it (limits.RefTime.OwnMS).
+	OwnMS   float64 `json:"reference_program_own_ms,omitempty"`
+	LimitMS float64 `json:"limit_ms"`
 	// ProgramLimitMS is the budget of the program's own code within
 	// LimitMS (TaskCheck.ProgramLimit; zero: none).
 	ProgramLimitMS float64 `json:"program_limit_ms,omitempty"`

@@ -4,8 +4,10 @@
 // under a 3 s CPU limit with no program budget and with the program's part
 // of the CPU measured (and line coverage, as a build's proposal runs ask),
 // and prints one row per program: its task's reference parts (median of 3
-// runs, in ms), its status, failing tests, and its own program and harness
-// parts. Programs that loop show as timeout.
+// runs, in ms: the program's, the program's own code within it, the
+// harness's) and the program budget they give, its status, failing tests,
+// and its own program and harness parts. Programs that loop show as
+// timeout.
 //
 //	go run ./scripts/limit-margins CORPUS_DIR... > margins.tsv
 package main
@@ -99,13 +101,14 @@ func run(dirs []string) error {
 				fails++
 			}
 		}
-		out[i] = fmt.Sprintf("%s\t%.2f\t%.2f\t%s\t%d\t%.2f\t%.2f", r.task, c.ProgramMS, c.HarnessMS, ex.Status, fails, ex.ProgramCPUMS, ex.CPUMS-ex.ProgramCPUMS)
+		out[i] = fmt.Sprintf("%s\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%d\t%.2f\t%.2f", r.task, c.ProgramMS, c.OwnMS, c.HarnessMS,
+			float64(c.ProgramLimit)/float64(time.Millisecond), ex.Status, fails, ex.ProgramCPUMS, ex.CPUMS-ex.ProgramCPUMS)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Println("task\tref_program_ms\tref_harness_ms\tstatus\tfailed_tests\tprogram_ms\tharness_ms")
+	fmt.Println("task\tref_program_ms\tref_program_own_ms\tref_harness_ms\tprogram_budget_ms\tstatus\tfailed_tests\tprogram_ms\tharness_ms")
 	for _, l := range out {
 		fmt.Println(l)
 	}

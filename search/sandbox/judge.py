@@ -96,6 +96,11 @@ class Client:
         self.prefetch = {}
         self.coverage = None  # () -> the current test's line set, or None
         self.std_cache = {}
+        # timed: ask the program process to count its own code's CPU
+        # (program.Server.own_ns), for a trusted reference's run whose
+        # budget is being measured; own_ns is its latest count.
+        self.timed = False
+        self.own_ns = None
 
     # ------------------------------------------------------------ requests
 
@@ -123,6 +128,8 @@ class Client:
         lines = self.coverage() if self.coverage is not None else None
         if lines is not None:
             msg["cov"] = True
+        if self.timed:
+            msg["tm"] = True
         self.send(msg)
         while True:
             m = self.receive()
@@ -203,6 +210,9 @@ class Client:
                 self.prefetch = {n: dec.decode(f) for n, f in pre.items() if type(f) is list and f[:1] == ["h"]}
             except wire.DataError:
                 self.prefetch = {}
+        own = m.get("oc")
+        if type(own) is int and own >= 0:
+            self.own_ns = own
         lines = m.get("ln")
         if lines:
             sink = self.coverage() if self.coverage is not None else None

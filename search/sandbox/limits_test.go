@@ -156,6 +156,16 @@ func TestSplitLimits(t *testing.T) {
 		if task.ID == "busy" && check.ProgramMS <= 0 {
 			t.Errorf("busy: the program's part %v ms, want > 0", check.ProgramMS)
 		}
+		// The program process counts its own code's part of the reference's
+		// program CPU (the sum in busy's call, most of it there), and the
+		// budget charges the rest, its serving, at the serve factor.
+		if check.OwnMS <= 0 || check.OwnMS > check.ProgramMS || (task.ID == "busy" && check.OwnMS < check.ProgramMS/2) {
+			t.Errorf("%s: own code %.2f ms of the program's %.2f ms", task.ID, check.OwnMS, check.ProgramMS)
+		}
+		ref := limits.RefTime{MS: check.ReferenceMS, ProgramMS: check.ProgramMS, OwnMS: check.OwnMS}
+		if want := lim.ProgramLimitOf(ref); check.ProgramLimit != want {
+			t.Errorf("%s: program budget %v, want %v from the own part", task.ID, check.ProgramLimit, want)
+		}
 		ro := lim.Run(check.Limit)
 		for i := 0; i < 5; i++ {
 			ex, err := p.RunWith(ctx, task.Solution, task.Test, ro)
@@ -178,7 +188,8 @@ func TestSplitLimits(t *testing.T) {
 				t.Errorf("%s: loop in the %s: %s after %.1f ms of CPU, want a CPU timeout at %v\n%s", task.ID, prog.where, ex.Status, ex.CPUMS, check.Limit, firstLine(ex.Feedback))
 			}
 		}
-		t.Logf("%s: reference %.1f ms (program %.1f, harness %.1f), limit %v", task.ID, check.ReferenceMS, check.ProgramMS, check.HarnessMS, check.Limit)
+		t.Logf("%s: reference %.1f ms (program %.1f, its own code %.1f, harness %.1f), limit %v, program budget %v",
+			task.ID, check.ReferenceMS, check.ProgramMS, check.OwnMS, check.HarnessMS, check.Limit, check.ProgramLimit)
 	}
 }
 

@@ -81,6 +81,9 @@ type wireEvent struct {
 	Why         string   `json:"why,omitempty"` // fallback, pytest_runs: why the direct runner stopped
 	// Phases is the judge's CPU by phase in ms (done; benchmarks only).
 	Phases map[string]float64 `json:"phases,omitempty"`
+	// ProgramOwnMS is the program process's count of its own code's CPU
+	// (done, of runs with Phases: a reference's, whose figure is trusted).
+	ProgramOwnMS float64 `json:"program_own_ms,omitempty"`
 }
 
 // wireResponse is a worker's answer to one request (or its hello).
