@@ -73,6 +73,9 @@ type Options struct {
 	disabled layerSet
 	// phases asks each run's child for its CPU by phase (Bench).
 	phases bool
+	// ownCPU asks a run's program process to count its own code's CPU
+	// (RunOptions.SplitCPU: a trusted reference's run).
+	ownCPU bool
 }
 
 // Layers that the package's benchmarks can switch off one at a time.

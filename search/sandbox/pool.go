@@ -421,6 +421,7 @@ func (p *Pool) RunWith(ctx context.Context, program, tests string, ro corpus.Run
 	}
 	o.Coverage = ro.Coverage
 	o.phases = o.phases || ro.SplitCPU
+	o.ownCPU = ro.SplitCPU
 	return p.run(ctx, program, tests, o)
 }
 
@@ -487,6 +488,7 @@ func (p *Pool) request(kind, program, tests string, o Options) wireRequest {
 		CPULimitS:        o.CPULimit.Seconds(),
 		ProgramCPULimitS: programLimit(kind, o).Seconds(),
 		Phases:           o.phases,
+		OwnCPU:           o.ownCPU && kind == kindRun,
 		Coverage:         o.Coverage && kind == kindRun,
 		TextCap:          4 * o.FeedbackChars,
 		Limits: wireLimits{

@@ -110,7 +110,7 @@ func buildExecution(resp wireResponse, o Options, exp expectation) corpus.Execut
 		// references (RunOptions.SplitCPU) and runs with a budget, as before.
 		ex.ProgramCPUMS = resp.ProgramCPUMS
 	}
-	if o.phases && r.done != nil {
+	if o.ownCPU && r.done != nil {
 		ex.ProgramOwnCPUMS = min(r.done.ProgramOwnMS, ex.ProgramCPUMS)
 	}
 	ex.Tests = testResults(names, r.byName, status, o.Coverage)

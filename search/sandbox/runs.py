@@ -198,7 +198,7 @@ def judge_main(ctx, wfd, mfd, body_fd, sock, output=()):
                          room_bias=rooms["judge_direct" if plan is not None else "judge_pytest"] if rooms else None,
                          on_gone=gone, output=output)
         c.coverage = lambda: collector.lines if collector.tracing else None
-        c.timed = bool(req.get("phases"))
+        c.timed = bool(req.get("own_cpu"))
         judge.install(c, os.path.join(ctx["work"], "solution.py"))
     if req.get("phases"):
         collector.cpu = {}
@@ -225,8 +225,8 @@ def judge_main(ctx, wfd, mfd, body_fd, sock, output=()):
         collected = cpu.get("collected") or time.process_time_ns()
         done["phases"] = {"collection": max(0, collected - cpu["start"]) / 1e6, "tests": cpu.get("tests", 0) / 1e6}
         done["setup"] = {"fork": marks[0] / 1e6, "confine": (marks[1] - marks[0]) / 1e6}
-        own = judge.client().own_ns if sock is not None and judge.client() is not None else None
-        if own is not None:
-            done["program_own_ms"] = own / 1e6
+    own = judge.client().own_ns if sock is not None and judge.client() is not None else None
+    if own is not None:
+        done["program_own_ms"] = own / 1e6
     emit(done)
     os._exit(0)

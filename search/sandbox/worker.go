@@ -54,11 +54,14 @@ type wireRequest struct {
 	TimeoutS  float64 `json:"timeout_s"`
 	CPULimitS float64 `json:"cpu_limit_s,omitempty"`
 	// ProgramCPULimitS is the program's own budget (runs only; with CPULimitS).
-	ProgramCPULimitS float64    `json:"program_cpu_limit_s,omitempty"`
-	Phases           bool       `json:"phases,omitempty"` // the child reports its CPU by phase (benchmarks)
-	Coverage         bool       `json:"coverage"`
-	TextCap          int        `json:"text_cap"`
-	Limits           wireLimits `json:"limits"`
+	ProgramCPULimitS float64 `json:"program_cpu_limit_s,omitempty"`
+	Phases           bool    `json:"phases,omitempty"` // the child reports its CPU by phase (benchmarks)
+	// OwnCPU asks the program process to count its own code's CPU
+	// (a trusted reference's run, RunOptions.SplitCPU).
+	OwnCPU   bool       `json:"own_cpu,omitempty"`
+	Coverage bool       `json:"coverage"`
+	TextCap  int        `json:"text_cap"`
+	Limits   wireLimits `json:"limits"`
 	// IDs are the test file's reference ids (runs whose expectation is
 	// known): with them the worker may run a plain file's tests directly,
 	// without pytest's collection (make_direct_runner in worker.py).

@@ -163,7 +163,7 @@ def start_run(ctx, req, plan, test_code, program):
     """Fork a run's processes (through the fork server where the worker has
     one): the judge, and for a run the program process first."""
     runs, watch, fs = ctx["m"]["runs"], ctx["m"]["watch"], ctx["m"]["forkserver"]
-    child_req = {k: req[k] for k in ("kind", "limits", "coverage", "phases", "text_cap") if k in req}
+    child_req = {k: req[k] for k in ("kind", "limits", "coverage", "phases", "own_cpu", "text_cap") if k in req}
     judge_body = runs.body_bytes({"req": child_req, "plan": plan, "padding": ctx.get("padding", 0),
                                   "room": ctx.get("rooms")}, test_code or b"")
     program_body = None

@@ -6,6 +6,7 @@ import io
 import os
 import socket
 import sys
+import time
 import traceback
 import warnings
 
@@ -329,3 +330,24 @@ def test_a_program_objects_operations_are_its_class_s(start):
     # its repr: an instance of a class without __call__ is not callable.
     assert not callable(node) and callable(cls) and callable(fn)
     assert not hasattr(type(node), "__len__") and len(box) == 1
+
+
+def test_own_cpu_counted_only_when_asked(start):
+    """A request marked timed (a trusted reference's run) has the program
+    process count its own code's CPU, the call's body and not the serving
+    around it, and report it with every answer; unmarked, nothing is
+    counted or sent."""
+    c = start("def work(n):\n    s = 0\n    for i in range(n):\n        s += i * i\n    return s\n")
+    from solution import work
+    assert work(10) == 285
+    assert c.own_ns is None
+    c.timed = True
+    t0 = time.thread_time_ns()
+    assert work(300000) == sum(i * i for i in range(300000))
+    judge_side = time.thread_time_ns() - t0
+    assert c.own_ns is not None and c.own_ns > 0
+    first = c.own_ns
+    assert work(10) == 285
+    assert first <= c.own_ns < first + 5_000_000
+    # The sum in the program took about as long as the same sum here.
+    assert c.own_ns > judge_side / 10
