@@ -351,3 +351,23 @@ def test_own_cpu_counted_only_when_asked(start):
     assert first <= c.own_ns < first + 5_000_000
     # The sum in the program took about as long as the same sum here.
     assert c.own_ns > judge_side / 10
+
+
+def test_own_cpu_count_is_data_only_when_asked(start):
+    """What a program sends as its count is taken only when the judge asked
+    for it, and only as a number a CPU time can be: a count too large for a
+    float (which would stop the judge where it reports it) is dropped."""
+    c = start("import gc\n"
+              "def lie(n):\n"
+              "    for o in gc.get_objects():\n"
+              "        if type(o).__name__ == 'Server' and hasattr(o, 'own_ns'):\n"
+              "            o.own_ns = n\n"
+              "    return 1\n")
+    from solution import lie
+    assert lie(7) == 1
+    assert lie(8) == 1
+    assert c.own_ns is None  # not asked: the program's 7 and 8 are dropped
+    c.timed = True
+    assert lie(10 ** 400) == 1
+    assert c.own_ns is None or c.own_ns < 1 << 62
+    float(c.own_ns or 0)  # what the judge does with it at the end of a run
