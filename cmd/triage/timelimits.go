@@ -12,8 +12,9 @@ import (
 // timeLimitsHelp explains limits.TimeLimits and their flags in the long
 // help of corpus build, search and tasks validate.
 const timeLimitsHelp = `Time limits are on CPU time by default (--test-timeout-clock cpu). A run is
-charged the CPU time of its process (every thread, and the processes it
-waited for) from the moment pytest starts to collect the test file: the
+charged the CPU time of its two processes, the tests' and the program's
+(every thread, and the processes they waited for), from the moment each is
+set up and pytest starts to collect the test file: the
 program's import, collection, the tests, and pytest's reports of them, not
 the sandbox's own set-up of the run. The sandbox worker counts and enforces
 it from outside the program, so a verdict does not depend on what else the
@@ -29,15 +30,15 @@ max(F, --test-timeout-factor × the reference's import and test bodies),
 where the floor F = min(--test-timeout-program-floor,
 --test-timeout-program-harness-factor × the rest of the reference's count)
 follows the machine's speed (harness factor 0: F is the program floor), so
-a loop ends there rather than after pytest's allowance too. Where the
-reference's run counted its own code apart from its process's serving of
-the tests' requests, that serving is charged at
+a loop ends there rather than after pytest's allowance too
+(--test-timeout-program-floor 0: no such budget). The budget counts the
+CPU of the program's own process, read from outside it like the whole
+limit. Where the reference's run counted its own code apart from its
+process's serving of the tests' requests, that serving is charged at
 --test-timeout-program-serve-factor instead of --test-timeout-factor: it is
-mostly the same few milliseconds for every program of a task
-(0: --test-timeout-factor for both, as corpora built before it were)
-(--test-timeout-program-floor 0: no such budget; the harness
-inside the run reports that count, so it can only end a run sooner, and the
-whole limit is still counted from outside). A run that sleeps or blocks ends at a
+mostly the same few milliseconds for every program of a task (0:
+--test-timeout-factor for both, as corpora built before it were). A run
+that sleeps or blocks ends at a
 wall-clock backstop, max(--test-timeout-wall-floor,
 --test-timeout-wall-factor × its limit). --test-timeout-clock wall limits
 the run's wall-clock time instead (--test-timeout-factor × the reference's
