@@ -193,7 +193,10 @@ def reseed():
     run to run, as they did from os.fork)."""
     r = sys.modules.get("random")
     if r is not None:
-        r.seed()
+        try:
+            r.seed()
+        except Exception:  # noqa: BLE001 - as os.fork ignores a failing hook: the server's state stays
+            pass
 
 
 def reap_all():

@@ -85,7 +85,7 @@ type wireEvent struct {
 	// Phases is the judge's CPU by phase in ms (done; benchmarks only).
 	Phases map[string]float64 `json:"phases,omitempty"`
 	// ProgramOwnMS is the program process's count of its own code's CPU
-	// (done, of runs with Phases: a reference's, whose figure is trusted).
+	// (done, of runs with OwnCPU: a reference's, whose figure is trusted).
 	ProgramOwnMS float64 `json:"program_own_ms,omitempty"`
 }
 
