@@ -109,12 +109,15 @@ class Server:
     """The program process's end of the channel. room_bias calibrates the
     recursion room of a call (see call_at)."""
 
-    def __init__(self, sock, program_path, code=None, room_bias=0, std_prefixes=(), name="solution"):
+    def __init__(self, sock, program_path, code=None, room_bias=0, std_prefixes=(), name="solution", spec=None):
         self.sock = sock
         self.chan = wire.Channel(sock)
         self.name = name
         self.path = program_path
         self.code = code
+        # The module's spec (program_spec), made before the fork where the
+        # worker could; made at the import otherwise.
+        self.spec = spec
         self.room_bias = room_bias
         self.std_prefixes = tuple(std_prefixes)
         self.objs = {}  # handle id -> object
@@ -353,15 +356,13 @@ class Server:
         machinery, whose objects a fresh process would copy page by page;
         an error at import then has the program's frames alone."""
         if self.module is None:
-            import importlib.machinery
-
             code = self.program_code()
-            loader = importlib.machinery.SourceFileLoader(self.name, self.path)
-            spec = importlib.machinery.ModuleSpec(self.name, loader, origin=self.path)
-            spec.has_location = True
+            spec = self.spec
+            if spec is None or spec.name != self.name or spec.origin != self.path:
+                spec = program_spec(self.path, self.name)
             mod = types.ModuleType(self.name)
             mod.__file__, mod.__cached__, mod.__package__ = self.path, None, ""
-            mod.__loader__, mod.__spec__ = loader, spec
+            mod.__loader__, mod.__spec__ = spec.loader, spec
             sys.modules[self.name] = mod
             try:
                 exec(code, mod.__dict__)
@@ -601,6 +602,20 @@ class Server:
 
     def special(self, proxy, name, args):
         return self.ask({"op": "special", "j": object.__getattribute__(proxy, "_triage_jid"), "name": name}, args)
+
+
+def program_spec(path, name="solution"):
+    """The spec of the program's module at path, with its loader, as the
+    import system makes them for a source file. The worker makes it once,
+    before the fork server (each program process then copies a page or two
+    of it, not the pages of the import machinery's code that makes it:
+    about 140 us a run)."""
+    import importlib.machinery
+
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.machinery.ModuleSpec(name, loader, origin=path)
+    spec.has_location = True
+    return spec
 
 
 def own_cpu_ns():

@@ -162,7 +162,7 @@ def program_main(ctx, sock, output, mfd, body_fd):
     for p in ctx["program_cache_drop"]:
         sys.path_importer_cache.pop(p, None)
     rooms = run.get("room")
-    server = program.Server(sock, os.path.join(folder, "solution.py"), code,
+    server = program.Server(sock, os.path.join(folder, "solution.py"), code, spec=ctx.get("program_spec"),
                             room_bias=rooms["program"] if rooms else None, std_prefixes=ctx["std_prefixes"])
     server.capture_output(*output, streams=ctx.get("program_streams"))
     server.capture_warnings()

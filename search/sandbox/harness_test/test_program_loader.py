@@ -141,3 +141,20 @@ def test_an_error_at_import_shows_the_programs_frames_only(worker, run_folder, p
     assert [f[:2] for f in frames] == [[__file__, "test_an_error_at_import_shows_the_programs_frames_only"],
                                        [os.path.join(os.path.dirname(str(run_folder)), "solution.py"), "<module>"]]
     assert frames[1][3] == 4 and cut is None
+
+
+def test_the_workers_spec_is_the_modules_where_it_names_the_file(run_folder):
+    """A spec made before the fork (program_spec, once per worker) becomes
+    the module's, loader and all, where it names the program's file; a spec
+    of another file is not taken (the module gets one of its own)."""
+    write(run_folder, "VALUE = 3\n")
+    made = program.program_spec(path_in(run_folder))
+    server = program.Server(None, path_in(run_folder), None, std_prefixes=(), spec=made)
+    mod = server.import_program()
+    assert mod.VALUE == 3 and mod.__spec__ is made and mod.__loader__ is made.loader
+    assert made.has_location and made.origin == path_in(run_folder)
+    assert mod.__loader__.get_source("solution") == "VALUE = 3\n"
+    sys.modules.pop("solution", None)
+    other = program.program_spec(os.path.join(str(run_folder), "elsewhere.py"))
+    mod = program.Server(None, path_in(run_folder), None, std_prefixes=(), spec=other).import_program()
+    assert mod.__spec__ is not other and mod.__spec__.origin == path_in(run_folder) and mod.VALUE == 3
