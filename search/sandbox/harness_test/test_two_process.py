@@ -371,3 +371,22 @@ def test_own_cpu_count_is_data_only_when_asked(start):
     assert lie(10 ** 400) == 1
     assert c.own_ns is None or c.own_ns < 1 << 62
     float(c.own_ns or 0)  # what the judge does with it at the end of a run
+
+
+def test_type_ops_kept_for_the_interpreters_types_only():
+    """The operations of a static type are found once (the worker's, before
+    the fork) and kept; a class's are found again each time, since its dict
+    may change."""
+    import types
+
+    fn = program.type_ops(types.FunctionType)
+    assert "__call__" in fn and "__len__" not in fn and program.type_ops(types.FunctionType) is fn
+
+    class K:
+        def __len__(self):
+            return 1
+
+    ops = program.type_ops(K)
+    assert "__len__" in ops and "__iter__" not in ops and program.type_ops(K) is not ops
+    K.__iter__ = lambda self: iter(())
+    assert "__iter__" in program.type_ops(K)
