@@ -390,3 +390,20 @@ def test_type_ops_kept_for_the_interpreters_types_only():
     assert "__len__" in ops and "__iter__" not in ops and program.type_ops(K) is not ops
     K.__iter__ = lambda self: iter(())
     assert "__iter__" in program.type_ops(K)
+
+
+def test_pytests_fixture_probe_is_answered_here(start):
+    """pytest's look for a fixture marker on a handle is answered in the
+    judge, whatever the program set (it could only be a handle, never a
+    marker of the judge's): no request, and the program's function is
+    still called as before."""
+    c = start("def f(x):\n    return x + 1\n\nf._pytestfixturefunction = 'not a marker'\n")
+    from solution import f
+    from _pytest.fixtures import getfixturemarker
+
+    sent = []
+    send = c.send
+    c.send = lambda msg: (sent.append(msg.get("op")), send(msg))[1]
+    assert getfixturemarker(f) is None
+    assert sent == []
+    assert f(1) == 2 and sent == ["call"]
