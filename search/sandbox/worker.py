@@ -681,7 +681,7 @@ def main():
     m["forkserver"].reset_files(ctx["capture_fds"])
     ctx["program_streams"] = program_streams(ctx["m"]["program"])
     ctx["program_sys_path"], ctx["program_cache_drop"] = m["runs"].program_paths(work)
-    ctx["program_spec"] = m["program"].program_spec(os.path.join(work, m["runs"].PROGRAM_FOLDER, "solution.py"))
+    ctx["program_spec"] = m["program"].program_spec(program_path(ctx))
     fork = fs.make_fork(ctx["installer"])
     phase("warm-channel")
     gc.collect()
