@@ -7,7 +7,8 @@
 // prints, for each corpus after the first, how many programs it shares with
 // the first, how many have the same status, and the changes by kind. With
 // -feedback first, a program's pass rate and feedback text (object
-// addresses aside) count as part of its status.
+// addresses aside) count as part of its status; with -show N as well, the
+// first N changed programs are printed, each corpus's text of it.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"triage/corpus/shard"
@@ -47,11 +49,24 @@ func statuses(dir string) (map[key]string, error) {
 
 func main() {
 	args := os.Args[1:]
-	if len(args) > 0 && args[0] == "-feedback" {
-		withFeedback, args = true, args[1:]
+	show := 0
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "-feedback":
+			withFeedback, args = true, args[1:]
+		case args[0] == "-show" && len(args) > 1:
+			n, err := strconv.Atoi(args[1])
+			if err != nil || n < 0 {
+				fmt.Fprintf(os.Stderr, "corpus-verdicts: -show wants a count, got %q\n", args[1])
+				os.Exit(2)
+			}
+			show, args = n, args[2:]
+		default:
+			args = nil
+		}
 	}
 	if len(args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: corpus-verdicts [-feedback] DIR_A DIR_B [DIR_C ...]")
+		fmt.Fprintln(os.Stderr, "usage: corpus-verdicts [-feedback] [-show N] DIR_A DIR_B [DIR_C ...]")
 		os.Exit(2)
 	}
 	base, err := statuses(args[0])
@@ -75,7 +90,13 @@ func main() {
 			common++
 			if s == s2 {
 				same++
-			} else if withFeedback {
+				continue
+			}
+			if show > 0 {
+				show--
+				fmt.Printf("tree %s program %s:\n  %s: %q\n  %s: %q\n", k.tree, k.program, args[0], s, dir, s2)
+			}
+			if withFeedback {
 				changes[strings.Fields(s)[0]+" -> "+strings.Fields(s2)[0]+" (pass rate or feedback)"]++
 			} else {
 				changes[s+" -> "+s2]++

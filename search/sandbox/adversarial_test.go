@@ -249,24 +249,44 @@ func processesOfUID(uid int) []int {
 }
 
 // onlyTheWorker reports whether procs (a worker cgroup's processes) is the
-// slot's worker alone, or the worker and its fork server: the worker's one
-// child, where its hello says it forks through one. Anything a run left
-// behind is a third process, or a child of the server.
+// slot's worker alone, or the worker and its fork server (the worker's one
+// child, where its hello says it forks through one) and at most one judge
+// the server keeps (its child, with the worker's uid). Anything a run left
+// behind is another process, or a child of the server with another uid.
 func onlyTheWorker(s *slot, procs []int) bool {
 	pid := s.w.cmd.Process.Pid
-	switch {
-	case len(procs) == 1:
-		return procs[0] == pid
-	case len(procs) == 2 && s.w.hello.ForkServer:
-		other := procs[0]
-		if other == pid {
-			other = procs[1]
-		} else if procs[1] != pid {
-			return false
+	var server, judges int
+	for _, p := range procs {
+		switch {
+		case p == pid:
+		case s.w.hello.ForkServer && parentPID(p) == pid:
+			server++
+		default:
+			// A judge the fork server keeps for the next run of its test
+			// file (keep.py): the worker's uid, never the program's.
+			if pp := parentPID(p); pp <= 0 || parentPID(pp) != pid || procUID(p) != procUID(pid) {
+				return false
+			}
+			judges++
 		}
-		return parentPID(other) == pid
 	}
-	return false
+	return len(procs) == 1+server+judges && server <= 1 && judges <= server
+}
+
+// procUID is pid's real uid from /proc, or -1.
+func procUID(pid int) int {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
+			if n, err := strconv.Atoi(f[1]); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // parentPID is pid's parent process id from /proc, or -1.

@@ -117,7 +117,10 @@ type BenchResult struct {
 	// DirectFallbacks, those it handed back to pytest's own run.
 	DirectRuns      int64 `json:"direct_runs"`
 	DirectFallbacks int64 `json:"direct_fallbacks"`
-	Coverage        bool  `json:"coverage"`
+	// KeptJudgeRuns counts the runs that a judge kept from the run before
+	// (the same test file and settings) took, with no fork of a judge.
+	KeptJudgeRuns int64 `json:"kept_judge_runs"`
+	Coverage      bool  `json:"coverage"`
 	// ForkServerWorkers counts the worker starts whose runs' children a fork
 	// server forked (the worker itself never forks them then).
 	ForkServerWorkers int64 `json:"fork_server_workers"`
@@ -172,6 +175,7 @@ func Bench(ctx context.Context, o BenchOptions) (BenchResult, error) {
 	res.ReferenceCollections = pool.collects.Load()
 	res.ReferenceIDsFromText = pool.staticIDs.Load()
 	res.DirectRuns, res.DirectFallbacks = pool.direct.Load(), pool.fallbacks.Load()
+	res.KeptJudgeRuns = pool.keptRuns.Load()
 	res.ForkServerWorkers = pool.forkServers.Load()
 	res.ForkServerHugePages = pool.hugePages.Load()
 	if res.ExecutorCPUMSPerSuite > 0 {

@@ -23,7 +23,8 @@ func (res BenchResult) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "reference ids: %d test files, %d of them read from their text without a collection\n",
 		res.ReferenceCollections, res.ReferenceIDsFromText)
-	fmt.Fprintf(w, "direct runner: %d runs, %d handed back to pytest\n", res.DirectRuns, res.DirectFallbacks)
+	fmt.Fprintf(w, "direct runner: %d runs, %d handed back to pytest; %d runs taken by a judge kept from the run before\n",
+		res.DirectRuns, res.DirectFallbacks, res.KeptJudgeRuns)
 	fmt.Fprintf(w, "fork servers: %d worker starts, %d MiB of their memory in huge pages\n",
 		res.ForkServerWorkers, 2*res.ForkServerHugePages)
 	for _, m := range res.Mismatches {

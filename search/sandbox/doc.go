@@ -29,7 +29,11 @@
 // (Options.CPULimit; README.md, "Time limits"), or at the program's own
 // budget (Options.ProgramCPULimit, the program process alone). The judge
 // streams one JSON line per test on a pipe only it holds; when the judge
-// ends, every other process of the namespace is killed. Workers run with
+// ends, every other process of the namespace is killed. A direct run's
+// judge is kept for the next run of the same test file, which then forks
+// only its program process (README.md, "A judge kept across runs"): the
+// kept judge puts back what a run's test code changed in it, and it is
+// ended with everything else after a program that made a process. Workers run with
 // PYTHONHASHSEED=0, so set order is the same in every run.
 //
 // A verdict is a label a model learns from, so a pass must not be forgeable

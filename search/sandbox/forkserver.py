@@ -7,7 +7,8 @@
 # answers Go between its forks, paid about 700 of them a run. So where it
 # can, the worker forks once, right after its start-up, a fork server: a
 # copy of the warm worker that does nothing but fork a run's two processes
-# on request (its program process, then its judge) and reap them. The
+# on request (its program process, then its judge, unless it kept one for
+# the run's test file: keep.py) and reap them. The
 # worker itself never forks again, and its pages stay its own; the server's
 # loop between two forks writes few pages. The server is the children's
 # subreaper and kills and reaps what a run left behind (kill(-1) from it
@@ -278,9 +279,10 @@ def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
     spans huge pages and tells the worker how many. A request is a small
     header and descriptors: the judge's result and start-mark pipes, its
     body (a memfd), and for a run with a program, the program's start-mark
-    pipe and body. The server never reads a body: its memory, which every
-    program process starts as a copy of, holds no test file and no other
-    program."""
+    pipe and body; a header's "keep" key lets the server keep the run's
+    judge, or hand the run to the judge it kept for that key (keep.py).
+    The server never reads a body: its memory, which every program process
+    starts as a copy of, holds no test file and no other program."""
     process_time_ns = time.process_time_ns
     # Go's pipes are the worker's alone. Their numbers stay taken (by
     # /dev/null), so that the descriptors a request brings never get them:
@@ -303,12 +305,15 @@ def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
     # child's entry: the judge's test functions then sit exactly as deep in
     # the stack as a run's tests always did (their recursion room).
     judge_main, program_main = runs.judge_main, runs.program_main
+    kept = None  # the judge kept for its test file (keep.py): [pid, control socket, key]
     while True:
         try:
             msg, _, fds = recv_frame(sock)
         except (OSError, ValueError):
-            os._exit(0)
+            msg, fds = None, []
         if msg is None:
+            if kept is not None:
+                retire(kept)
             os._exit(0)
         t0 = process_time_ns()
         if len(fds) not in (JUDGE_FDS, JUDGE_FDS + PROGRAM_FDS):
@@ -316,6 +321,10 @@ def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
                 os.close(fd)
             send_head(sock, b'{"error": "descriptors"}')
             continue
+        key = msg.get("keep") if len(fds) > JUDGE_FDS and type(msg) is dict else None
+        if kept is not None and (reap_left(kept[0]) or key is None or key != kept[2]):
+            retire(kept)
+            kept = None
         ppid = 0
         if len(fds) > JUDGE_FDS:
             ppid = fork()
@@ -326,27 +335,114 @@ def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
                     program_main(ctx, *program_side(fds))
                 finally:
                     os._exit(70)
-        pid = fork()
-        if pid == 0:
+        if kept is not None:
             try:
-                reseed()
-                sock.close()
-                judge_main(ctx, *judge_side(fds))
-            finally:
-                os._exit(70)
+                send_frame(kept[1], {}, fds=[fds[i] for i in KEPT_JUDGE_FDS])
+            except OSError:
+                retire(kept, everything=False)  # the run's program process lives on
+                kept = None
+        reused = kept is not None
+        if reused:
+            pid = kept[0]
+        else:
+            ctl = theirs = None
+            if key is not None:
+                ctl, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            pid = fork()
+            if pid == 0:
+                try:
+                    reseed()
+                    sock.close()
+                    if ctl is not None:
+                        ctl.close()
+                    judge_main(ctx, *judge_side(fds), ctl=theirs)
+                finally:
+                    os._exit(70)
+            if ctl is not None:
+                theirs.close()
+                kept = [pid, ctl, key]
         for fd in fds:
             os.close(fd)
         send_head(sock, b'{"pid": %d, "ppid": %d}' % (pid, ppid))
-        status, ru = wait_for(pid)
-        pstatus, pru = end_program(ppid) if ppid else (0, None)
-        # What else the run left behind is the server's (its subreaper) to
-        # end: kill(-1) spares it and the worker (init).
-        kill_all_and_reap()
+        ended = None
+        if kept is not None:
+            try:
+                ended, _, _ = recv_frame(kept[1])
+            except (OSError, ValueError):
+                ended = None
+            if type(ended) is not dict:
+                kept[1].close()
+                kept, ended = None, None
+        if ended is not None:
+            # The kept judge took the run and waits for the next (keep.py).
+            status, cpu_ns, minflt = 0, int(ended.get("cpu_ns", 0)), int(ended.get("minflt", 0))
+            pstatus, pru = end_program(ppid)
+            if last_pid(ctx["last_pid_fd"]) != (ppid if reused else pid):
+                # The program made a process or a thread (or the pids
+                # wrapped): what it left is ended with the judge.
+                retire(kept)
+                kept = None
+            elif reap_left(pid):
+                kept = None
+            base = int(ended.get("base_ns", 0))
+        else:
+            status, ru = wait_for(pid)
+            cpu_ns, minflt, base = _cpu_ns(ru), ru.ru_minflt, 0
+            pstatus, pru = end_program(ppid) if ppid else (0, None)
+            # What else the run left behind is the server's (its subreaper) to
+            # end: kill(-1) spares it and the worker (init).
+            kill_all_and_reap()
         reset_files(ctx["capture_fds"])
-        send_head(sock, b'{"status": %d, "cpu_ns": %d, "minflt": %d, "pstatus": %d, "pcpu_ns": %d, "pminflt": %d, '
-                        b'"server_cpu_ms": %.4f}' % (
-                            status, _cpu_ns(ru), ru.ru_minflt, pstatus, _cpu_ns(pru), pru.ru_minflt if pru else 0,
+        send_head(sock, b'{"status": %d, "cpu_ns": %d, "minflt": %d, "jbase_ns": %d, "reused": %d, "pstatus": %d, '
+                        b'"pcpu_ns": %d, "pminflt": %d, "server_cpu_ms": %.4f}' % (
+                            status, cpu_ns, minflt, base, reused, pstatus, _cpu_ns(pru), pru.ru_minflt if pru else 0,
                             (process_time_ns() - t0) / 1e6))
+
+
+def reap_left(judge):
+    """Reap the children that have ended, without waiting; True when the
+    kept judge (pid judge) is among them, or there is no child."""
+    gone = False
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return True
+        except InterruptedError:
+            continue
+        if pid == 0:
+            return gone
+        gone = gone or pid == judge
+
+
+def last_pid(fd):
+    """The namespace's last pid made (ns_last_pid, read from a descriptor
+    opened before the new root hid /proc), or -1."""
+    try:
+        return int(os.pread(fd, 32, 0))
+    except (OSError, ValueError):
+        return -1
+
+
+def retire(kept, everything=True):
+    """End a kept judge: its control socket closed, killed, reaped (its CPU
+    then counts in the server's children); then, with everything, every
+    other process of the namespace but the server and the worker."""
+    pid, ctl, _ = kept
+    try:
+        ctl.close()
+    except OSError:
+        pass
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        wait_for(pid)
+    except ChildProcessError:
+        pass
+    if everything:
+        kill_all_and_reap()
 
 
 # A run's descriptors, as the worker makes them (run_fds) and sends them:
@@ -357,6 +453,8 @@ def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
 # forks and closes them: what it would allocate for them itself would be
 # writes into its pages, shared with a child while it lives.
 JUDGE_FDS, PROGRAM_FDS = 3, 8
+# Those a kept judge gets of a run (keep.KEPT_FDS, in judge_side's order).
+KEPT_JUDGE_FDS = (0, 1, 2, 5, 7, 9)
 
 
 def run_fds(judge_body, program_body):
@@ -451,14 +549,14 @@ class ForkServer:
         except (OSError, ChildProcessError):
             pass
 
-    def spawn(self, fds):
+    def spawn(self, fds, keep=None):
         """Fork a run's processes through the server: (judge pid, program
         pid or 0), or None when the server failed (abandoned: the caller
-        forks them itself). fds: the judge's result pipe, start-mark pipe
-        (write ends) and body, then, for a run with a program, the
-        program's start-mark pipe and body."""
+        forks them itself). fds: run_fds's. keep: the key of a judge the
+        server may keep for the next run with the same key (keep.py), or
+        hand this run to."""
         try:
-            send_frame(self.sock, {"op": "run"}, fds=fds)
+            send_frame(self.sock, {"op": "run", "keep": keep}, fds=fds)
             reply, _, _ = recv_frame(self.sock)
             if reply is None or "pid" not in reply:
                 raise OSError("fork server did not fork")

@@ -792,8 +792,10 @@ class ProgramFinder:
 def install(c, path, name="solution"):
     """Make c the judge's client and `solution` (name) the program's module
     (at path, the judge's copy of solution.py, as the program's frames name
-    it)."""
+    it); c None forgets the client (a kept judge after its run)."""
     _client[0] = c
+    if c is None:
+        return None
     sys.modules.pop(name, None)
     finder = ProgramFinder(path, name)
     sys.meta_path.insert(0, finder)

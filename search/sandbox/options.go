@@ -86,6 +86,7 @@ const (
 	layerStaticIDs    = "static-ids"
 	layerDirect       = "direct"
 	layerForkServer   = "fork-server"
+	layerKeptJudge    = "kept-judge"
 )
 
 // layerSet is a set of layer names.
@@ -94,7 +95,7 @@ type layerSet map[string]bool
 // workerLayers lists the switched-off layers that worker.py implements.
 func (l layerSet) workerLayers() []string {
 	var out []string
-	for _, name := range []string{layerSeccomp, layerAllowlist, layerStaticIDs, layerDirect, layerForkServer} {
+	for _, name := range []string{layerSeccomp, layerAllowlist, layerStaticIDs, layerDirect, layerForkServer, layerKeptJudge} {
 		if l[name] {
 			out = append(out, name)
 		}

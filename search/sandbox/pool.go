@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -57,6 +58,7 @@ type Pool struct {
 	hugePages   atomic.Int64               // 2 MiB huge pages the fork servers of those starts made
 	direct      atomic.Int64               // runs the direct runner answered
 	fallbacks   atomic.Int64               // runs it handed back to pytest
+	keptRuns    atomic.Int64               // runs a judge kept from an earlier run took
 
 	phases cpuPhases // CPU by phase, when opts.phases (Bench)
 
@@ -77,6 +79,9 @@ type slot struct {
 	hostUID int
 	cg      *cgroup
 	w       *worker
+	// lastTests is the hash of the test file of the slot's last run: its
+	// worker may keep that run's judge for the next run of the same file.
+	lastTests [32]byte
 }
 
 // New starts a pool of opts.Workers warm workers. It fails when the
@@ -437,14 +442,14 @@ func (p *Pool) BusyTime() time.Duration { return time.Duration(p.busy.Load()) }
 func ProcessCPUSeconds() float64 { return cpuSeconds() }
 
 func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpus.Execution, error) {
-	var s *slot
-	select {
-	case s = <-p.slots:
-	case <-ctx.Done():
-		return corpus.Execution{}, ctx.Err()
+	testsKey := sha256.Sum256([]byte(tests))
+	s, err := p.acquire(ctx, testsKey)
+	if err != nil {
+		return corpus.Execution{}, err
 	}
 	held := time.Now()
 	defer func() {
+		s.lastTests = testsKey
 		p.busy.Add(int64(time.Since(held)))
 		p.slots <- s
 	}()
@@ -466,6 +471,9 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 	if err != nil {
 		return corpus.Execution{}, err
 	}
+	if resp.KeptJudge {
+		p.keptRuns.Add(1)
+	}
 	if resp.Fallback != "" {
 		p.fallbacks.Add(1)
 	} else if resp.Direct {
@@ -475,6 +483,44 @@ func (p *Pool) run(ctx context.Context, program, tests string, o Options) (corpu
 		return *failed, nil
 	}
 	return buildExecution(resp, o, exp), nil
+}
+
+// acquire takes a free slot, preferring one whose last run had the same
+// test file (testsKey): its worker's fork server may have kept that run's
+// judge, which the next run of the file then takes without a fork. Builds
+// grow several tasks' trees at once, so without the preference a task's
+// runs would alternate between workers and find their judge gone.
+func (p *Pool) acquire(ctx context.Context, testsKey [32]byte) (*slot, error) {
+	var s *slot
+	select {
+	case s = <-p.slots:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if s.lastTests == testsKey {
+		return s, nil
+	}
+	var passed []*slot
+	for range cap(p.slots) - 1 {
+		var o *slot
+		select {
+		case o = <-p.slots:
+		default:
+		}
+		if o == nil {
+			break
+		}
+		if o.lastTests == testsKey {
+			passed = append(passed, s)
+			s = o
+			break
+		}
+		passed = append(passed, o)
+	}
+	for _, o := range passed {
+		p.slots <- o
+	}
+	return s, nil
 }
 
 // request builds a request of the given kind with o's limits.

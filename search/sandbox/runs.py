@@ -31,6 +31,7 @@ import time
 
 import harness
 import judge
+import keep
 import program
 
 PROGRAM_FOLDER = "program.d"
@@ -65,8 +66,9 @@ def split_body(data):
     return marshal.loads(data[4:4 + n]), data[4 + n:]
 
 
-def set_limits(lim):
-    for res, val in ((resource.RLIMIT_CPU, (lim["cpu_s"], lim["cpu_s"] + 1)),
+def set_limits(lim, keep_cpu_hard=False):
+    cpu = (lim["cpu_s"], resource.getrlimit(resource.RLIMIT_CPU)[1] if keep_cpu_hard else lim["cpu_s"] + 1)
+    for res, val in ((resource.RLIMIT_CPU, cpu),
                      (resource.RLIMIT_AS, (lim["as_bytes"],) * 2),
                      (resource.RLIMIT_NPROC, (lim["nproc"],) * 2),
                      (resource.RLIMIT_FSIZE, (lim["fsize"],) * 2),
@@ -79,17 +81,18 @@ def set_limits(lim):
                 pass
 
 
-def confine(req, ctx, uid):
+def confine(req, ctx, uid, keep_cpu_hard=False):
     """The first steps of a run's process: Go's pipes closed, its own
     session, rlimits, stdin from /dev/null, uid (the program's; -1 keeps
-    the worker's), the signal-handler filter."""
+    the worker's), the signal-handler filter. keep_cpu_hard: a kept judge's
+    (keep.py), whose CPU limit is a soft one it raises each run."""
     for fd in (3, 4):
         try:
             os.close(fd)
         except OSError:
             pass
     os.setsid()
-    set_limits(req["limits"])
+    set_limits(req["limits"], keep_cpu_hard)
     fd = os.open(os.devnull, os.O_RDONLY)
     os.dup2(fd, 0)
     os.close(fd)
@@ -171,62 +174,98 @@ def program_main(ctx, sock, output, mfd, body_fd):
     os._exit(0)
 
 
-def judge_main(ctx, wfd, mfd, body_fd, sock, output=()):
+def judge_main(ctx, wfd, mfd, body_fd, sock, output=(), ctl=None):
     """The judge of a run (or of a collection, without sock): never
-    returns. output: the read ends of the program's stdout and stderr."""
-    marks = [time.process_time_ns()]
-    run, tail = split_body(read_body(body_fd))
-    req = run["req"]
-    confine(req, ctx, -1)
-    marks.append(time.process_time_ns())
-    config, session, collector = ctx["config"], ctx["session"], ctx["collector"]
-    emit = harness.make_emitter(wfd)
-    collector.emit = emit
-    collector.coverage = bool(req.get("coverage"))
-    collector.text_cap = int(req.get("text_cap", 16000))
-    plan = run.get("plan")
-    rooms = run.get("room")
-    if req.get("kind") == "collect":
-        harness.install_stub_solution(emit)
-        config.option.collectonly = True
-    else:
-        def gone():
-            emit({"t": "program_ended"})
-            os._exit(0)
+    returns. output: the read ends of the program's stdout and stderr.
+    ctl: the control socket of a judge the fork server keeps across the
+    runs of one test file (keep.py): after a direct run it takes the next
+    run's descriptors there, in this same frame (its tests sit as deep in
+    the stack as a fresh judge's)."""
+    kept = None
+    while True:
+        t0 = time.process_time_ns()
+        base = t0 if kept is not None else 0  # a kept judge's CPU before this run: not its setup
+        marks = [t0 - base]
+        run, tail = split_body(read_body(body_fd))
+        req = run["req"]
+        if kept is None:
+            confine(req, ctx, -1, keep_cpu_hard=ctl is not None)
+            if ctl is not None:
+                kept = keep.Kept(ctx, ctl)
+        else:
+            kept.begin(req)
+        marks.append(time.process_time_ns() - base)
+        config, session, collector = ctx["config"], ctx["session"], ctx["collector"]
+        emit = harness.make_emitter(wfd)
+        collector.emit = emit
+        collector.coverage = bool(req.get("coverage"))
+        collector.text_cap = int(req.get("text_cap", 16000))
+        plan = run.get("plan")
+        rooms = run.get("room")
+        if req.get("kind") == "collect":
+            harness.install_stub_solution(emit)
+            config.option.collectonly = True
+        else:
+            def gone():
+                emit({"t": "program_ended"})
+                os._exit(0)
 
-        c = judge.Client(sock, os.path.join(ctx["work"], PROGRAM_FOLDER), ctx["work"], ctx["std_prefixes"],
-                         room_bias=rooms["judge_direct" if plan is not None else "judge_pytest"] if rooms else None,
-                         on_gone=gone, output=output)
-        c.coverage = lambda: collector.lines if collector.tracing else None
-        c.timed = bool(req.get("own_cpu"))
-        judge.install(c, os.path.join(ctx["work"], "solution.py"))
-    if req.get("phases"):
-        collector.cpu = {}
-    mark_start(mfd)
-    if collector.cpu is not None:
-        collector.cpu["start"] = time.process_time_ns()
-    code = None
-    if plan is not None and tail:
-        try:
-            test_code = marshal.loads(tail)
-            ctx["direct"].set_padding(int(run.get("padding") or 0))
-            code = ctx["direct"](plan, test_code)
-        except BaseException as e:  # noqa: BLE001 - Fallback, or anything the direct runner did not foresee
-            why = str(e) if type(e).__name__ == "Fallback" else "the direct runner stopped: %s" % type(e).__name__
-            emit({"t": "fallback", "why": why[:300]})
+            c = judge.Client(sock, os.path.join(ctx["work"], PROGRAM_FOLDER), ctx["work"], ctx["std_prefixes"],
+                             room_bias=rooms["judge_direct" if plan is not None else "judge_pytest"] if rooms else None,
+                             on_gone=gone, output=output)
+            c.coverage = lambda: collector.lines if collector.tracing else None
+            c.timed = bool(req.get("own_cpu"))
+            judge.install(c, os.path.join(ctx["work"], "solution.py"))
+        if req.get("phases"):
+            collector.cpu = {}
+        mark_start(mfd)
+        if collector.cpu is not None:
+            collector.cpu["start"] = time.process_time_ns()
+        code = None
+        if plan is not None and tail:
+            try:
+                test_code = marshal.loads(tail)
+                ctx["direct"].set_padding(int(run.get("padding") or 0))
+                code = ctx["direct"](plan, test_code)
+            except BaseException as e:  # noqa: BLE001 - Fallback, or anything the direct runner did not foresee
+                why = str(e) if type(e).__name__ == "Fallback" else "the direct runner stopped: %s" % type(e).__name__
+                emit({"t": "fallback", "why": why[:300]})
+                os._exit(0)
+            if code is None and sock is not None:
+                judge.client().room_bias = rooms["judge_pytest"] if rooms else None
+        direct = code is not None
+        if code is None:
+            code = harness.run_session(config, session, collector)
+        done = {"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])}
+        if collector.cpu is not None:
+            cpu = collector.cpu
+            collected = cpu.get("collected") or time.process_time_ns()
+            done["phases"] = {"collection": max(0, collected - cpu["start"]) / 1e6, "tests": cpu.get("tests", 0) / 1e6}
+            done["setup"] = {"fork": marks[0] / 1e6, "confine": (marks[1] - marks[0]) / 1e6}
+        own = judge.client().own_ns if sock is not None and judge.client() is not None else None
+        if own is not None:
+            done["program_own_ms"] = own / 1e6
+        emit(done)
+        again = kept is not None and direct and sock is not None and not ctx["xfsz"]
+        if not again:
             os._exit(0)
-        if code is None and sock is not None:
-            judge.client().room_bias = rooms["judge_pytest"] if rooms else None
-    if code is None:
-        code = harness.run_session(config, session, collector)
-    done = {"t": "done", "exit": code, "output_limit": bool(ctx["xfsz"])}
-    if collector.cpu is not None:
-        cpu = collector.cpu
-        collected = cpu.get("collected") or time.process_time_ns()
-        done["phases"] = {"collection": max(0, collected - cpu["start"]) / 1e6, "tests": cpu.get("tests", 0) / 1e6}
-        done["setup"] = {"fork": marks[0] / 1e6, "confine": (marks[1] - marks[0]) / 1e6}
-    own = judge.client().own_ns if sock is not None and judge.client() is not None else None
-    if own is not None:
-        done["program_own_ms"] = own / 1e6
-    emit(done)
-    os._exit(0)
+        judge.install(None, None)
+        for fd in (wfd, sock.fileno()) + tuple(output):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        sock.detach()
+        kept.restore()
+        fds = kept.next_run() if kept.reusable() else None
+        if fds is None:
+            os._exit(0)
+        wfd, mfd, body_fd, sock, output = judge_side_of(fds)
+
+
+def judge_side_of(fds):
+    """A kept judge's descriptors of its next run (keep.KEPT_FDS): result
+    pipe, start mark, request, socket, the program's output."""
+    import socket
+
+    return fds[0], fds[1], fds[2], socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=fds[3]), (fds[4], fds[5])

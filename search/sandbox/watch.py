@@ -33,7 +33,9 @@ class Run:
         self.timeout = ""  # "wall", "cpu" or "program" when the run hit a limit
         self.status = None  # the judge's, when reaped
         self.pstatus = None  # the program process's
-        self.judge_cpu_ns = 0  # the judge's whole CPU, when reaped
+        self.judge_cpu_ns = 0  # the judge's whole CPU, when reaped (a kept judge's: at the run's end)
+        self.judge_base_ns = 0  # a kept judge's CPU before this run (keep.py)
+        self.reused = False  # the run went to a judge kept from an earlier run
         self.program_cpu_ns = 0  # the program process's
         self.start_ns = None  # the judge's CPU at its start mark
         self.pstart_ns = None  # the program process's
@@ -202,6 +204,7 @@ def wait_run(r, deadline, cap, cpu_limit_ns, program_limit_ns=0):
             reap_own(r)
     if server is not None and report:
         r.status, r.judge_cpu_ns, r.minflt = report["status"], report["cpu_ns"], report["minflt"]
+        r.judge_base_ns, r.reused = report.get("jbase_ns", 0), bool(report.get("reused"))
         r.pstatus, r.program_cpu_ns = report.get("pstatus"), report.get("pcpu_ns", 0)
         r.minflt += report.get("pminflt", 0)
         r.server_cpu_ms = report.get("server_cpu_ms", 0.0)

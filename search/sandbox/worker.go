@@ -19,12 +19,12 @@ import (
 // The worker and the harness files it imports (README.md: the judge and
 // the program process of a run, the fork server, the values that cross).
 //
-//go:embed worker.py confine.py direct.py failtext.py forkserver.py frames.py harness.py judge.py program.py runs.py testids.py watch.py wire.py
+//go:embed worker.py confine.py direct.py failtext.py forkserver.py frames.py harness.py judge.py keep.py program.py runs.py testids.py watch.py wire.py
 var workerFiles embed.FS
 
 // workerFileNames lists the embedded files, worker.py first.
 var workerFileNames = []string{"worker.py", "confine.py", "direct.py", "failtext.py", "forkserver.py", "frames.py", "harness.py",
-	"judge.py", "program.py", "runs.py", "testids.py", "watch.py", "wire.py"}
+	"judge.py", "keep.py", "program.py", "runs.py", "testids.py", "watch.py", "wire.py"}
 
 // maxFrame bounds one protocol message from a worker.
 const maxFrame = 64 << 20
@@ -117,8 +117,11 @@ type wireResponse struct {
 	StaticIDs bool `json:"static_ids,omitempty"`
 	// Direct says the run's tests were run by the direct runner; Fallback,
 	// that it stopped short and pytest ran them again, and why.
-	Direct      bool     `json:"direct,omitempty"`
-	Fallback    string   `json:"fallback,omitempty"`
+	Direct   bool   `json:"direct,omitempty"`
+	Fallback string `json:"fallback,omitempty"`
+	// KeptJudge: the run went to a judge kept from an earlier run of the
+	// same test file (keep.py), not to a fresh one.
+	KeptJudge   bool     `json:"kept_judge,omitempty"`
 	PID         int      `json:"pid,omitempty"`
 	Protections []string `json:"protections,omitempty"`
 	Warnings    []string `json:"warnings,omitempty"`

@@ -58,6 +58,7 @@ if __name__ == "__main__":
     ARENA_PINS = reserve_arenas(ARENA_RESERVE_MB)
 
 import gc  # noqa: E402
+import hashlib  # noqa: E402
 import json  # noqa: E402
 import marshal  # noqa: E402
 import re  # noqa: E402
@@ -177,7 +178,17 @@ def start_run(ctx, req, plan, test_code, program):
         program_body = runs.body_bytes({"req": child_req, "room": ctx.get("rooms")}, tail)
     mine, fds = fs.run_fds(judge_body, program_body)
     server = ctx.get("fork_server")
-    pids = server.spawn(fds) if server is not None else None
+    # A direct run's judge may serve the next run of the same request
+    # (keep.py): the key is the test file and what else the judge's
+    # request says (not its marshalled code, whose bytes vary with the
+    # objects' reference counts). A reference's measured run (own_cpu)
+    # always has a fresh judge: a task's limits scale with what a fresh
+    # judge costs (its harness CPU is the machine's measure).
+    keep = None
+    if plan is not None and program_body is not None and ctx.get("keep_judge") and not req.get("own_cpu"):
+        said = json.dumps([child_req, plan, ctx.get("padding", 0), ctx.get("rooms")], sort_keys=True, default=repr)
+        keep = hashlib.blake2b(req["tests"].encode() + b"\0" + said.encode(), digest_size=16).hexdigest()
+    pids = server.spawn(fds, keep) if server is not None else None
     if pids is None:
         pids = fork_pair(ctx, fds)
         server = None
@@ -233,15 +244,17 @@ def finish(resp, r, t0, tp0, ctx):
     if r.ppid and r.pstatus is not None and any(ev.get("t") == "program_ended" for ev in resp["events"]):
         status = r.pstatus  # the judge ended because the program did: the run died of what the program did
     resp["timed_out"] = bool(r.timeout)
+    if r.reused:
+        resp["kept_judge"] = True
     resp["timeout_kind"] = r.timeout
-    resp["child_cpu_ms"] = (r.judge_cpu_ns + r.program_cpu_ns) / 1e6
+    resp["child_cpu_ms"] = (r.judge_cpu_ns - r.judge_base_ns + r.program_cpu_ns) / 1e6
     resp["cpu_ms"] = r.cpu_ns / 1e6
     if r.ppid:
         resp["program_cpu_ms"] = r.program_ns / 1e6 if r.program_ns else \
             max(0, r.program_cpu_ns - (r.pstart_ns or 0)) / 1e6
     resp["child_minflt"] = r.minflt
     if r.start_ns is not None:
-        resp["setup_cpu_ms"] = (r.start_ns + (r.pstart_ns or 0)) / 1e6
+        resp["setup_cpu_ms"] = (r.start_ns - r.judge_base_ns + (r.pstart_ns or 0)) / 1e6
     tp1 = os.times()
     resp["worker_cpu_ms"] = (tp1.user + tp1.system - tp0.user - tp0.system) * 1000.0 + r.server_cpu_ms
     if os.WIFSIGNALED(status):
@@ -326,7 +339,7 @@ def run_one(req, ctx):
             ctx["m"]["watch"].wait_run(r, time.monotonic() + float(req["timeout_s"]), MAX_EVENT_BYTES,
                                        cpu_limit_ns(req), program_limit)
             r.cpu_ns += first.cpu_ns
-            r.judge_cpu_ns += first.judge_cpu_ns
+            r.judge_cpu_ns += first.judge_cpu_ns - first.judge_base_ns
             r.program_cpu_ns += first.program_cpu_ns
             r.program_ns += first.program_ns
             r.minflt += first.minflt
@@ -596,6 +609,7 @@ def main():
     ranges_memo.freeze()
     phase("warm-pytest")
     own_maps = m["forkserver"].open_own_maps()  # read (and closed) right before the fork server is forked
+    last_pid_fd = open_last_pid()  # the fork server's test for processes a program made (keep.py)
     # The run folder is root's: the program reaches its own folder in it and
     # nothing else (it cannot list the run folder, read the test file or
     # plant a file where the judge imports from).
@@ -682,6 +696,7 @@ def main():
     ctx["program_streams"] = program_streams(ctx["m"]["program"])
     ctx["program_sys_path"], ctx["program_cache_drop"] = m["runs"].program_paths(work)
     ctx["program_spec"] = m["program"].program_spec(program_path(ctx))
+    ctx["last_pid_fd"] = last_pid_fd
     fork = fs.make_fork(ctx["installer"])
     phase("warm-channel")
     gc.collect()
@@ -696,6 +711,9 @@ def main():
         else:
             ctx["fork_server"], hugepages = server, server.hugepages
             protections.append("fork-server")
+            if last_pid_fd is not None and "kept-judge" not in disable:
+                ctx["keep_judge"] = True
+                protections.append("kept-judge")
     phase("fork-server")
     calibrate(ctx, warnings)
     phase("calibration")
@@ -713,6 +731,22 @@ def main():
         except Exception as e:  # noqa: BLE001 - infrastructure failure, reported to Go
             resp = {"id": req.get("id"), "error": "%s: %s" % (type(e).__name__, e)}
         write_msg(4, resp)
+
+
+def open_last_pid():
+    """A descriptor of the pid namespace's ns_last_pid, opened while /proc
+    is there, or None where the kernel has none (it reads the reader's own
+    namespace's)."""
+    try:
+        fd = os.open("/proc/sys/kernel/ns_last_pid", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        int(os.pread(fd, 32, 0))
+    except (OSError, ValueError):
+        os.close(fd)
+        return None
+    return fd
 
 
 PID1 = [False]
