@@ -26,7 +26,9 @@
 # write into a huge page splits only the child's entry (the page of the write
 # is copied as before); a server's write while a child lives splits the
 # server's own entry of that page (about half stay whole after a hundred
-# runs). Where the kernel cannot collapse, the pages stay as they were.
+# runs; with a kept judge, a child that lives on, only those the server's
+# loop never writes). Where the kernel cannot collapse, the pages stay as
+# they were.
 import _random
 import json
 import os

@@ -234,8 +234,11 @@ func TestForkServerHugePages(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no AnonHugePages in the server's smaps_rollup:\n%s", b)
 	}
-	if kb, _ := strconv.Atoi(string(m[1])); kb < 4*2048 {
-		t.Errorf("the fork server has %d kB in huge pages after 5 runs, want 8192 or more", kb)
+	// A judge the server keeps shares its pieces while it lives, so each
+	// piece the server's own loop writes is split: 3 of 15 stay whole here
+	// (5 without kept judges).
+	if kb, _ := strconv.Atoi(string(m[1])); kb < 2*2048 {
+		t.Errorf("the fork server has %d kB in huge pages after 5 runs, want 4096 or more", kb)
 	}
 }
 
