@@ -5,16 +5,13 @@
 # the judge; solution.py runs in the program process (program.py). Here
 # `solution` is a module whose attributes are asked of the program: data
 # comes back as the judge's own values (wire.py), anything else as a Remote,
-# a proxy whose every use is a request. A Remote is equal only to itself.
-# The program's exceptions come back with their type, args and text: the
-# builtin and standard-library classes as themselves, the program's own as
-# classes made here with the same builtin bases; the frames they passed
-# through in the program are given to the exception as frames of code made
-# here, so that pytest writes the same text for them. A call's arguments
-# that the program mutated are written back into the test's objects, and a
-# result that is an argument is that argument. The test's own objects go to
-# the program as handles; the program's use of them (a callback) is served
-# here, on the test's objects only, by their public names.
+# a proxy whose every use is a request, equal only to itself. The program's
+# exceptions come back with their type, args, text and frames (builtin and
+# standard-library classes as themselves, the program's own as classes made
+# here with the same builtin bases). Arguments the program mutated are
+# written back, and a result that is an argument is that argument. The
+# test's own objects go to the program as handles, served here by their
+# public names.
 import builtins
 import codecs
 import importlib.machinery
@@ -50,12 +47,9 @@ JUDGE_DUNDERS = frozenset(("__name__", "__qualname__", "__doc__", "__module__"))
 LOCAL_DUNDERS = frozenset(("__path__", "__wrapped__", "__test__", "__pytest_wrapped__", "__getattr__",
                            "__code__", "__func__", "__self__", "__signature__", "__annotations__", "__origin__"))
 
-
-# What pytest reads of every object in a test module's namespace (a
-# fixture's marker), answered here for a handle: what it looks for there (a
-# FixtureFunctionMarker of the judge's) is never a handle, so the program's
-# answer could not change what pytest does, and asking cost each run a
-# request, the first of its kind (about 0.3 ms of the program process's).
+# What pytest reads of every object in a test module (a fixture's marker),
+# answered here for a handle: what it looks for is never a handle, and
+# asking cost each run a request (about 0.3 ms of the program process's).
 PYTEST_PROBES = frozenset(("_pytestfixturefunction",))
 
 # The largest count of the program's own CPU taken (about 146 years, in ns).
@@ -792,11 +786,15 @@ class ProgramFinder:
 def install(c, path, name="solution"):
     """Make c the judge's client and `solution` (name) the program's module
     (at path, the judge's copy of solution.py, as the program's frames name
-    it); c None forgets the client (a kept judge after its run)."""
+    it); c None forgets the client and makes its handles stale (a kept
+    judge after its run)."""
+    if c is None and _client[0] is not None:
+        for r in _client[0].remotes.values():
+            if isinstance(r, Remote):
+                object.__setattr__(r, "_triage_h", -1)
     _client[0] = c
     if c is None:
         return None
     sys.modules.pop(name, None)
-    finder = ProgramFinder(path, name)
-    sys.meta_path.insert(0, finder)
-    return finder
+    sys.meta_path.insert(0, ProgramFinder(path, name))
+    return sys.meta_path[0]

@@ -17,14 +17,15 @@
 # Before its next run the judge puts back what a run's test code could have
 # changed in it and a fresh copy of the server would not have: modules the
 # run added (but the standard library's and installed packages') and
-# modules it replaced, sys.path and the meta path, the warning filters and
+# modules it replaced, the attributes of the modules the test file imports,
+# sys.path and the meta path, the warning filters and
 # their once-registry, the builtins, the environment, the recursion limit,
 # the folder, the umask, trace and profile functions, the standard
 # streams, the int-to-str digit limit, the root logger and logging's
 # disable level, gc's switch, decimal's context, pytest's tmp_path factory,
 # the collector's per-run state, and the caches of source lines and of
 # modules by file; each run gets a new seed for `random` and its own CPU
-# limit, as after a fork.
+# limit, as after a fork, and the run's handles are made stale (judge.py).
 # It is not kept (it ends, and the next run forks a fresh one) after a run
 # that did not end as a direct run (pytest's run, a fallback, the program
 # gone, the output cap), with a thread left running, with its peak memory
@@ -34,6 +35,7 @@ import os
 import resource
 import sys
 import time
+import types
 from copy import copy
 
 MAX_RUNS = 250
@@ -80,6 +82,26 @@ def _settings(logging, warnings):
     return out
 
 
+_MODULE_DICT = types.ModuleType.__dict__["__dict__"]
+
+
+def _namespace(m):
+    """A module's dict, read through the module type's own descriptor: a
+    module class's hooks (solution's module answers from the program, a
+    lazy module imports) never run."""
+    return _MODULE_DICT.__get__(m)
+
+
+def _put_back(d, saved):
+    """Make d hold saved's entries again, touching only those that
+    differ."""
+    for k in [k for k in d if k not in saved]:
+        del d[k]
+    for k, v in saved.items():
+        if d.get(k, _put_back) is not v:
+            d[k] = v
+
+
 def _umask():
     """The process's umask (read by setting it, and back)."""
     mask = os.umask(0o22)
@@ -105,6 +127,7 @@ class Kept:
         self.ctl = ctl
         self.std = tuple(ctx["std_prefixes"])
         self.modules = dict(sys.modules)
+        self.namespaces = None  # watch()'s
         self.path, self.meta_path = list(sys.path), list(sys.meta_path)
         self.warnings, self.filters = warnings, list(warnings.filters)
         self.settings = [(read, write, read()) for read, write in _settings(sys.modules.get("logging"), warnings)]
@@ -126,6 +149,28 @@ class Kept:
         self.runs = 0
         self.base_ns = 0  # this judge's CPU when the run began (0: the run of its fork)
         self.minflt = 0
+
+    def watch(self, code):
+        """Keep the namespaces of the loaded modules whose names the test
+        file's code uses (its imports, at module level or in a test), as
+        the server left them: a test that sets an attribute of a module it
+        imports (math.pi = 3, a wrapper around json.dumps) has it put back
+        after its run. Only those: a copy of every module's namespace
+        touches every object of the worker's, a page copy each."""
+        names, codes = set(), [code]
+        while codes:
+            c = codes.pop()
+            names.update(c.co_names)
+            codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        found = {}
+        for name in names:
+            m = self.modules.get(name)
+            if isinstance(m, types.ModuleType):
+                found[name] = m
+                for sub, v in list(_namespace(m).items()):
+                    if sub in names and isinstance(v, types.ModuleType):
+                        found[name + "." + sub] = v
+        self.namespaces = [(m, dict(_namespace(m))) for m in found.values()]
 
     def begin(self, req):
         """A later run's first steps, in place of confine: its CPU limit
@@ -149,15 +194,13 @@ class Kept:
     def restore(self):
         """Put back what the run's test code could have changed."""
         import gc
-        import types
 
         modules = sys.modules
+        for m, saved in self.namespaces or ():
+            _put_back(_namespace(m), saved)
         for name in [n for n in modules if n not in self.modules]:
             m = modules.get(name)
-            f = None
-            if isinstance(m, types.ModuleType):
-                # Not getattr: solution's module answers from the program.
-                f = object.__getattribute__(m, "__dict__").get("__file__")
+            f = _namespace(m).get("__file__") if isinstance(m, types.ModuleType) else None
             if not (type(f) is str and f.startswith(self.std)):
                 modules.pop(name, None)
         for name, m in self.modules.items():

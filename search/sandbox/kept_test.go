@@ -113,12 +113,15 @@ func TestKeptJudgeEndsWhatAProgramLeft(t *testing.T) {
 // TestKeptJudgeStartsEachRunAfresh: a test file whose test changes the
 // judge's process (the recursion limit, sys.path and sys.modules, the
 // folder, warning filters, decimal's context, the root logger, the
-// environment, the builtins, gc, a standard stream) and checks first that
-// none of it is changed passes in every run a kept judge takes, as it does
-// in a fresh judge.
+// environment, the builtins, gc, a standard stream, an attribute of a
+// module it imports) and checks first that none of it is changed passes in
+// every run a kept judge takes, as it does in a fresh judge; and a handle
+// of an earlier run's program, kept where nothing is put back (a logger),
+// is no object of the next program.
 func TestKeptJudgeStartsEachRunAfresh(t *testing.T) {
 	p := keptPool(t)
-	tests := `import builtins, decimal, gc, io, json, logging, os, sys, warnings
+	tests := `import builtins, decimal, gc, io, json, logging, os, sys, textwrap, warnings
+import pytest
 from solution import f
 
 COUNT = []
@@ -154,6 +157,20 @@ def test_fresh():
     gc.disable()
     sys.set_int_max_str_digits(5000)
     sys.stderr = io.StringIO()
+
+
+def test_module_attribute():
+    assert not hasattr(textwrap, "_triage_seen")
+    textwrap._triage_seen = True
+
+
+def test_stale_handle():
+    kept = logging.getLogger("triage.kept")
+    old = getattr(kept, "_triage_handle", None)
+    kept._triage_handle = f
+    if old is not None:
+        with pytest.raises(LookupError):
+            old()
 
 
 def test_warning_once():

@@ -225,6 +225,8 @@ def judge_main(ctx, wfd, mfd, body_fd, sock, output=(), ctl=None):
         if plan is not None and tail:
             try:
                 test_code = marshal.loads(tail)
+                if kept is not None and kept.namespaces is None:
+                    kept.watch(test_code)
                 ctx["direct"].set_padding(int(run.get("padding") or 0))
                 code = ctx["direct"](plan, test_code)
             except BaseException as e:  # noqa: BLE001 - Fallback, or anything the direct runner did not foresee
@@ -256,8 +258,11 @@ def judge_main(ctx, wfd, mfd, body_fd, sock, output=(), ctl=None):
             except OSError:
                 pass
         sock.detach()
-        kept.restore()
-        fds = kept.next_run() if kept.reusable() else None
+        try:
+            kept.restore()
+            fds = kept.next_run() if kept.reusable() else None
+        except Exception:  # noqa: BLE001 - what cannot be put back ends the judge, after its verdict
+            fds = None
         if fds is None:
             os._exit(0)
         wfd, mfd, body_fd, sock, output = judge_side_of(fds)
