@@ -378,10 +378,15 @@ def serve_forks(sock, ctx, prctl, spans, collapse, fork=os.fork):
         if ended is not None:
             # The kept judge took the run and waits for the next (keep.py).
             status, cpu_ns, minflt = 0, int(ended.get("cpu_ns", 0)), int(ended.get("minflt", 0))
+            # The run's last fork is the namespace's last pid while that
+            # process lives (a pid in use is never given again) and still
+            # once the program process is reaped: else the program made a
+            # process or a thread (or wrapped the pids), and what it left
+            # is ended with the judge.
+            last = ppid if reused else pid
+            made = last_pid(ctx["last_pid_fd"]) != last
             pstatus, pru = end_program(ppid)
-            if last_pid(ctx["last_pid_fd"]) != (ppid if reused else pid):
-                # The program made a process or a thread (or the pids
-                # wrapped): what it left is ended with the judge.
+            if made or last_pid(ctx["last_pid_fd"]) != last:
                 retire(kept)
                 kept = None
             elif reap_left(pid):

@@ -9,7 +9,7 @@
 # settings). The program process is new each run, as before; the kept
 # judge gets the run's descriptors over its control socket. The server
 # keeps it only while the run's program process was the last process made
-# in the namespace (ns_last_pid, read once the program process has ended):
+# in the namespace (ns_last_pid, read before and after it is ended):
 # a program that made a process or a thread may have left one, and then the
 # server ends everything but itself and the worker, the judge with it, as
 # after every fresh judge's run.
