@@ -460,7 +460,7 @@ def retire(kept, everything=True):
 # forks and closes them: what it would allocate for them itself would be
 # writes into its pages, shared with a child while it lives.
 JUDGE_FDS, PROGRAM_FDS = 3, 8
-# Those a kept judge gets of a run (keep.KEPT_FDS, in judge_side's order).
+# Those a kept judge gets of a run, in judge_side's order (kept_judge_side).
 KEPT_JUDGE_FDS = (0, 1, 2, 5, 7, 9)
 
 
@@ -506,6 +506,15 @@ def judge_side(fds):
         os.close(fd)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=fds[5])
     return fds[0], fds[1], fds[2], sock, (fds[7], fds[9])
+
+
+def kept_judge_side(fds):
+    """judge_side's tuple from the descriptors a kept judge gets of a run
+    (KEPT_JUDGE_FDS), or None where they are not those."""
+    if len(fds) != len(KEPT_JUDGE_FDS):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=fds[3])
+    return fds[0], fds[1], fds[2], sock, (fds[4], fds[5])
 
 
 def _cpu_ns(ru):

@@ -30,6 +30,7 @@
 # that did not end as a direct run (pytest's run, a fallback, the program
 # gone, the output cap), with a thread left running, with its peak memory
 # grown by more than MAX_GROWTH_KB, or after MAX_RUNS runs.
+import gc
 import math
 import os
 import resource
@@ -40,7 +41,6 @@ from copy import copy
 
 MAX_RUNS = 250
 MAX_GROWTH_KB = 128 << 10  # ru_maxrss is in KiB on Linux
-KEPT_FDS = 6  # what the judge gets a run: result pipe, start mark, request, socket, program's stdout and stderr
 
 
 def clock_ns():
@@ -131,7 +131,7 @@ class Kept:
         self.path, self.meta_path = list(sys.path), list(sys.meta_path)
         self.warnings, self.filters = warnings, list(warnings.filters)
         self.settings = [(read, write, read()) for read, write in _settings(sys.modules.get("logging"), warnings)]
-        # Dicts put back whole: the builtins, the environment, and
+        # Dicts put back: the builtins, the environment, and
         # linecache's and inspect's caches (keyed by file: the run folder's
         # files are new each run).
         self.dicts = [(d, dict(d)) for d in (builtins.__dict__, os.environ, linecache.cache, inspect.modulesbyfile,
@@ -144,7 +144,7 @@ class Kept:
         # removes with the run folder after each run.
         factory = getattr(ctx["config"], "_tmp_path_factory", None)
         self.tmp = (factory, dict(vars(factory))) if factory is not None and hasattr(factory, "__dict__") else None
-        self.gc = __import__("gc").isenabled()
+        self.gc = gc.isenabled()
         self.peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         self.runs = 0
         self.base_ns = 0  # this judge's CPU when the run began (0: the run of its fork)
@@ -193,8 +193,6 @@ class Kept:
 
     def restore(self):
         """Put back what the run's test code could have changed."""
-        import gc
-
         modules = sys.modules
         for m, saved in self.namespaces or ():
             _put_back(_namespace(m), saved)
@@ -218,9 +216,7 @@ class Kept:
             except Exception:  # noqa: BLE001 - a setting that cannot be put back ends the judge
                 self.runs = MAX_RUNS
         for d, saved in self.dicts:
-            if d != saved:
-                d.clear()
-                d.update(saved)
+            _put_back(d, saved)
         d = sys.modules.get("decimal")
         if d is not None:
             d.setcontext(d.Context())
@@ -232,9 +228,9 @@ class Kept:
 
     def next_run(self):
         """Report this run's end to the fork server and wait for the next
-        run's descriptors: (result pipe, start mark, request, socket,
-        program's output read ends), or None when the server ends this
-        judge."""
+        run's descriptors (forkserver.kept_judge_side: result pipe, start
+        mark, request, socket, program's output read ends), or None when
+        the server ends this judge."""
         import forkserver
 
         self.runs += 1
@@ -245,6 +241,4 @@ class Kept:
             msg, _, fds = forkserver.recv_frame(self.ctl)
         except (OSError, ValueError):
             return None
-        if msg is None or len(fds) != KEPT_FDS:
-            return None
-        return fds
+        return forkserver.kept_judge_side(fds) if msg is not None else None

@@ -265,12 +265,4 @@ def judge_main(ctx, wfd, mfd, body_fd, sock, output=(), ctl=None):
             fds = None
         if fds is None:
             os._exit(0)
-        wfd, mfd, body_fd, sock, output = judge_side_of(fds)
-
-
-def judge_side_of(fds):
-    """A kept judge's descriptors of its next run (keep.KEPT_FDS): result
-    pipe, start mark, request, socket, the program's output."""
-    import socket
-
-    return fds[0], fds[1], fds[2], socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=fds[3]), (fds[4], fds[5])
+        wfd, mfd, body_fd, sock, output = fds
